@@ -1,0 +1,53 @@
+import { Command } from 'commander';
+import { migrate } from '../../db/migrator.js';
+import { bootstrapIfEmpty } from '../../domain/bootstrap.js';
+import { openGateway } from '../../domain/gateway.js';
+import { startBackground } from '../../domain/background.js';
+import { createServer, shutdown } from '../../http/server.js';
+import { configFor } from '../context.js';
+import { action } from '../errors.js';
+
+interface ServeOptions {
+  port?: string;
+  host?: string;
+  migrate: boolean;
+}
+
+export const serve = new Command('serve')
+  .description('start the HTTP API (migrates the database first unless --no-migrate)')
+  .option('--port <n>', 'port to listen on (default from config, 8080)')
+  .option('--host <h>', 'address to bind (default from config, 127.0.0.1)')
+  .option('--no-migrate', 'do not apply pending migrations on start')
+  .action(
+    action(async (options: ServeOptions, command: Command) => {
+      const server: Record<string, unknown> = {};
+      if (options.port !== undefined) server.port = options.port;
+      if (options.host !== undefined) server.host = options.host;
+      const config = configFor(command, Object.keys(server).length ? { server } : undefined);
+      const gateway = await openGateway(config);
+      if (options.migrate) await migrate(gateway.db);
+      const ownerKey = await bootstrapIfEmpty(gateway);
+      if (ownerKey) {
+        process.stdout.write(
+          `Created organization "default" with an owner key. It is shown only this once\n` +
+            `(also written to ${config.data_dir}/initial-owner-key, mode 0600):\n\n  ${ownerKey.key}\n\n`,
+        );
+      }
+      const http = await createServer(gateway);
+      const background = await startBackground(gateway);
+      await http.start();
+      process.stdout.write(`gateway listening on ${http.info.uri} (public URL ${config.server.public_url})\n`);
+
+      let stopping = false;
+      const stop = async (signal: string) => {
+        if (stopping) return;
+        stopping = true;
+        gateway.log.info({ signal }, 'shutting down');
+        await background.stop();
+        await shutdown(http, gateway);
+        process.exit(0);
+      };
+      process.on('SIGTERM', () => void stop('SIGTERM'));
+      process.on('SIGINT', () => void stop('SIGINT'));
+    }),
+  );

@@ -1,0 +1,23 @@
+/** Prints one JSON document, or a table of rows with aligned columns. */
+export function print(json: boolean, value: unknown, table?: () => object[] | string): void {
+  if (json || !table) {
+    process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+    return;
+  }
+  const rows = table();
+  if (typeof rows === 'string') {
+    process.stdout.write(`${rows}\n`);
+    return;
+  }
+  process.stdout.write(`${formatTable(rows)}\n`);
+}
+
+export function formatTable(objects: object[]): string {
+  const rows = objects as Array<Record<string, unknown>>;
+  if (rows.length === 0) return '(none)';
+  const columns = Object.keys(rows[0]);
+  const cell = (value: unknown) => (value === null || value === undefined ? '-' : Array.isArray(value) ? value.join(',') : String(value));
+  const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
+  const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
+  return [line(columns.map((c) => c.toUpperCase())), ...rows.map((r) => line(columns.map((c) => cell(r[c]))))].join('\n');
+}

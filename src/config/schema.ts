@@ -1,0 +1,63 @@
+import Joi from 'joi';
+
+export interface Config {
+  database: { url: string };
+  server: { host: string; port: number; public_url: string };
+  secret_key?: string;
+  data_dir: string;
+  catalog: { files: string[] };
+  limits: { max_body_bytes: number };
+  rate_limits: Record<RateLimitClass, number>;
+  webhooks: {
+    allow_private_targets: boolean;
+    max_per_org: number;
+    max_attempts: number;
+    retry_base_ms: number;
+    timeout_ms: number;
+  };
+  connect: { session_ttl_s: number };
+  connections_page: { ttl_s: number };
+  upstream: { timeout_ms: number };
+  log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
+  providers: Record<string, { base_url?: string }>;
+}
+
+export const rateLimitClasses = ['run', 'connections', 'connect_sessions', 'webhooks', 'tokens'] as const;
+export type RateLimitClass = (typeof rateLimitClasses)[number];
+
+const perMinute = Joi.number().integer().min(1).max(1_000_000);
+
+const databaseUrl = Joi.string()
+  .allow('')
+  .pattern(/^(sqlite:|postgres:\/\/|postgresql:\/\/)/)
+  .message('"{{#label}}" must start with sqlite: or postgres://');
+
+export const configSchema = Joi.object<Config>({
+  database: Joi.object({ url: databaseUrl.default('') }).default(),
+  server: Joi.object({
+    host: Joi.string().hostname().default('127.0.0.1'),
+    port: Joi.number().integer().min(0).max(65535).default(8080),
+    public_url: Joi.string().uri({ scheme: ['http', 'https'] }).allow('').default(''),
+  }).default(),
+  secret_key: Joi.string().min(32),
+  data_dir: Joi.string().default('data'),
+  catalog: Joi.object({ files: Joi.array().items(Joi.string()).default([]) }).default(),
+  limits: Joi.object({ max_body_bytes: Joi.number().integer().min(1024).max(100 * 1024 * 1024).default(1048576) }).default(),
+  rate_limits: Joi.object(Object.fromEntries(rateLimitClasses.map((name) => [name, perMinute.default(600)]))).default(),
+  webhooks: Joi.object({
+    allow_private_targets: Joi.boolean().default(false),
+    max_per_org: Joi.number().integer().min(1).max(1000).default(10),
+    max_attempts: Joi.number().integer().min(1).max(50).default(7),
+    retry_base_ms: Joi.number().integer().min(1).default(5000),
+    timeout_ms: Joi.number().integer().min(100).default(10000),
+  }).default(),
+  connect: Joi.object({ session_ttl_s: Joi.number().integer().min(60).max(86400).default(900) }).default(),
+  connections_page: Joi.object({ ttl_s: Joi.number().integer().min(60).max(7 * 86400).default(3600) }).default(),
+  upstream: Joi.object({ timeout_ms: Joi.number().integer().min(100).max(600000).default(10000) }).default(),
+  log: Joi.object({
+    level: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
+  }).default(),
+  providers: Joi.object()
+    .pattern(/^[a-z0-9-]+$/, Joi.object({ base_url: Joi.string().uri({ scheme: ['http', 'https'] }) }))
+    .default({}),
+});

@@ -1,0 +1,103 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { QueryTypes, Sequelize, Transaction } from 'sequelize';
+import { defineModels, type Models } from './models/index.js';
+
+// BIGINT columns hold epoch milliseconds and micro-dollars, both far inside Number's safe range.
+pg.types.setTypeParser(20, (value: string) => Number(value));
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Database {
+  sequelize: Sequelize;
+  models: Models;
+  dialect: Dialect;
+  /** Rows of a read query; `$1`-style binds work on both dialects. */
+  select<T = Record<string, unknown>>(sql: string, bind?: unknown[], transaction?: Transaction): Promise<T[]>;
+  /** A write; on both dialects the affected row count is returned. */
+  execute(sql: string, bind?: unknown[], transaction?: Transaction): Promise<number>;
+  /** A write transaction; on SQLite it takes the write lock up front so two writers never deadlock. */
+  transaction<T>(work: (t: Transaction) => Promise<T>): Promise<T>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const sqlitePragmas = 'PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=10000; PRAGMA foreign_keys=ON;';
+
+interface SqliteHandle {
+  exec(sql: string, callback: (err: Error | null) => void): void;
+}
+
+/** Sequelize's SQLite driver opens a connection per transaction and skips its connect hooks, so every new connection is tuned here. */
+function tuneSqliteConnections(sequelize: Sequelize): void {
+  const manager = sequelize.connectionManager as unknown as { getConnection(options?: object): Promise<SqliteHandle> };
+  const tuned = new WeakSet<SqliteHandle>();
+  const original = manager.getConnection.bind(manager);
+  manager.getConnection = async (options?: object) => {
+    const connection = await original(options);
+    if (!tuned.has(connection)) {
+      tuned.add(connection);
+      await new Promise<void>((resolve, reject) => connection.exec(sqlitePragmas, (err) => (err ? reject(err) : resolve())));
+    }
+    return connection;
+  };
+}
+
+export function sqliteStoragePath(url: string): string {
+  const rest = url.slice('sqlite:'.length);
+  if (rest === ':memory:' || rest === '//:memory:') return ':memory:';
+  return rest.startsWith('//') ? rest.slice(2) : path.resolve(rest);
+}
+
+export async function openDatabase(url: string): Promise<Database> {
+  const dialect: Dialect = url.startsWith('sqlite:') ? 'sqlite' : 'postgres';
+  let sequelize: Sequelize;
+  if (dialect === 'sqlite') {
+    const storage = sqliteStoragePath(url);
+    if (storage !== ':memory:') mkdirSync(path.dirname(storage), { recursive: true });
+    sequelize = new Sequelize({ dialect: 'sqlite', storage, logging: false, transactionType: Transaction.TYPES.IMMEDIATE });
+    tuneSqliteConnections(sequelize);
+  } else {
+    sequelize = new Sequelize(url, { dialect: 'postgres', logging: false, pool: { max: 10, min: 1, idle: 10000 } });
+  }
+  const models = defineModels(sequelize);
+
+  const database: Database = {
+    sequelize,
+    models,
+    dialect,
+    async select<T>(sql: string, bind: unknown[] = [], transaction?: Transaction) {
+      return sequelize.query(sql, { bind, type: QueryTypes.SELECT, transaction }) as Promise<T[]>;
+    },
+    async execute(sql, bind = [], transaction) {
+      const [result, meta] = (await sequelize.query(sql, { bind, transaction, raw: true })) as [unknown, unknown];
+      if (dialect === 'postgres') return (meta as { rowCount?: number })?.rowCount ?? 0;
+      return (meta as { changes?: number })?.changes ?? (result as { changes?: number })?.changes ?? 0;
+    },
+    transaction(work) {
+      return sequelize.transaction((t) => work(t));
+    },
+    async ping() {
+      await sequelize.query('SELECT 1', { type: QueryTypes.SELECT });
+    },
+    async close() {
+      await sequelize.close();
+    },
+  };
+  try {
+    await database.ping();
+  } catch (err) {
+    await sequelize.close().catch(() => undefined);
+    throw new DatabaseUnavailable(describeConnectionError(err));
+  }
+  return database;
+}
+
+export class DatabaseUnavailable extends Error {}
+
+function describeConnectionError(err: unknown): string {
+  const original = (err as { original?: { code?: string } }).original;
+  const code = original?.code ?? (err as { code?: string }).code;
+  return `database unreachable${code ? ` (${code})` : ''}`;
+}

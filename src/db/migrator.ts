@@ -1,0 +1,43 @@
+import type { QueryInterface } from 'sequelize';
+import { SequelizeStorage, Umzug, type MigrationFn } from 'umzug';
+import type { Database } from './database.js';
+import { migrations } from './migrations/index.js';
+
+export type Migration = MigrationFn<QueryInterface>;
+
+// Any fixed 64-bit number works; it only has to be the same in every gateway process.
+const MIGRATION_LOCK_ID = 734_001_122;
+
+function migrator(db: Database) {
+  return new Umzug({
+    migrations,
+    context: db.sequelize.getQueryInterface(),
+    storage: new SequelizeStorage({ sequelize: db.sequelize, tableName: 'schema_migrations' }),
+    logger: undefined,
+  });
+}
+
+/**
+ * Applies pending migrations. On Postgres a session advisory lock makes concurrent starts
+ * wait for each other instead of racing; SQLite serialises writers on the file itself.
+ */
+export async function migrate(db: Database): Promise<string[]> {
+  if (db.dialect !== 'postgres') return (await migrator(db).up()).map((m) => m.name);
+  return db.sequelize.transaction(async (transaction) => {
+    await db.sequelize.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_ID})`, { transaction });
+    return (await migrator(db).up({})).map((m) => m.name);
+  });
+}
+
+export interface MigrationStatus {
+  executed: string[];
+  pending: string[];
+}
+
+export async function migrationStatus(db: Database): Promise<MigrationStatus> {
+  const umzug = migrator(db);
+  return {
+    executed: (await umzug.executed()).map((m) => m.name),
+    pending: (await umzug.pending()).map((m) => m.name),
+  };
+}

@@ -1,0 +1,54 @@
+import type { Database } from '../database.js';
+import type { OrganizationRow, UserTokenRow } from '../models/index.js';
+import { selectPage } from '../pages.js';
+
+export async function insertUserToken(db: Database, row: Omit<UserTokenRow, 'revoked_at'>): Promise<void> {
+  await db.models.UserToken.create(row);
+}
+
+/** Tokens still usable (neither revoked nor expired), newest first. */
+export async function pageHeldTokens(db: Database, organizationId: string, now: number, afterId?: string): Promise<UserTokenRow[]> {
+  return selectPage<UserTokenRow>(
+    db,
+    'user_tokens',
+    [['organization_id = ?', organizationId], ['revoked_at IS NULL'], ['expires_at > ?', now]],
+    afterId,
+  );
+}
+
+export async function revokeUserTokenRow(db: Database, organizationId: string, id: string, now: number): Promise<boolean> {
+  const [count] = await db.models.UserToken.update(
+    { revoked_at: now },
+    { where: { organization_id: organizationId, id, revoked_at: null } },
+  );
+  return count > 0;
+}
+
+export type TokenWithOrganization = Pick<UserTokenRow, 'id' | 'principal' | 'expires_at' | 'issued_by' | 'token_hash'> & {
+  organization: Pick<OrganizationRow, 'id' | 'name' | 'status' | 'trusted_origins'>;
+};
+
+export async function findLiveTokenByHash(db: Database, tokenHash: string, now: number): Promise<TokenWithOrganization | null> {
+  const rows = await db.select<Record<string, string | number>>(
+    `SELECT t.id, t.principal, t.expires_at, t.issued_by, t.token_hash, o.id AS org_id, o.name AS org_name,
+            o.status AS org_status, o.trusted_origins AS org_origins
+       FROM user_tokens t JOIN organizations o ON o.id = t.organization_id
+      WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND t.expires_at > $2`,
+    [tokenHash, now],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    id: String(row.id),
+    principal: String(row.principal),
+    expires_at: Number(row.expires_at),
+    issued_by: String(row.issued_by),
+    token_hash: String(row.token_hash),
+    organization: {
+      id: String(row.org_id),
+      name: String(row.org_name),
+      status: row.org_status as OrganizationRow['status'],
+      trusted_origins: String(row.org_origins),
+    },
+  };
+}

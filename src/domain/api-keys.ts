@@ -1,0 +1,51 @@
+import { insertApiKey, listApiKeyRows, revokeApiKeyRow } from '../db/repos/api-keys.js';
+import type { Database } from '../db/database.js';
+import type { Role } from '../db/models/index.js';
+import { invalidInput } from './errors.js';
+import { newId } from './ids.js';
+import { hashSecret, newSecret } from './secrets.js';
+
+export const roles: Role[] = ['owner', 'admin', 'member'];
+export const API_KEY_PREFIX = 'gw_live_';
+
+export interface CreatedApiKey {
+  id: string;
+  key: string;
+  role: Role;
+  name: string | null;
+}
+
+export interface ApiKeySummary {
+  id: string;
+  name: string | null;
+  role: Role;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+const iso = (ms: number | null) => (ms == null ? null : new Date(Number(ms)).toISOString());
+
+export async function createApiKey(db: Database, organizationId: string, role: Role, name?: string): Promise<CreatedApiKey> {
+  if (!roles.includes(role)) throw invalidInput(`role must be one of ${roles.join(', ')}`);
+  const now = Date.now();
+  const key = newSecret(API_KEY_PREFIX);
+  const id = newId('key', now);
+  await insertApiKey(db, { id, organization_id: organizationId, name: name ?? null, role, key_hash: hashSecret(key), created_at: now });
+  return { id, key, role, name: name ?? null };
+}
+
+export async function listApiKeys(db: Database, organizationId: string): Promise<ApiKeySummary[]> {
+  return (await listApiKeyRows(db, organizationId)).map((row) => ({
+    id: row.id,
+    name: row.name,
+    role: row.role,
+    created_at: iso(row.created_at)!,
+    revoked_at: iso(row.revoked_at),
+  }));
+}
+
+export async function revokeApiKey(db: Database, organizationId: string, id: string): Promise<void> {
+  if (!(await revokeApiKeyRow(db, organizationId, id, Date.now()))) {
+    throw invalidInput(`no active key with id ${id} in this organization`);
+  }
+}

@@ -1,0 +1,41 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { pino, type Logger } from 'pino';
+import type { Config } from '../config/schema.js';
+import { openDatabase, type Database } from '../db/database.js';
+import { createKeyring, type Keyring } from './secrets.js';
+
+/** What every domain operation is handed: config, database, keys and the logger. */
+export interface Gateway {
+  config: Config;
+  db: Database;
+  keyring: Keyring;
+  log: Logger;
+}
+
+/** GATEWAY_SECRET_KEY when set, else a key generated once into the data directory (mode 0600). */
+export function masterSecret(config: Config): string {
+  if (config.secret_key) return config.secret_key;
+  const file = path.join(config.data_dir, 'secret.key');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(config.data_dir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+  chmodSync(file, 0o600);
+  return secret;
+}
+
+export function createLogger(config: Config): Logger {
+  return pino({
+    level: config.log.level,
+    base: undefined,
+    redact: { paths: ['*.authorization', '*.credential', '*.secret', '*.token', '*.key'], censor: '[redacted]' },
+  });
+}
+
+export async function openGateway(config: Config, log: Logger = createLogger(config)): Promise<Gateway> {
+  const keyring = createKeyring(masterSecret(config));
+  const db = await openDatabase(config.database.url);
+  return { config, db, keyring, log };
+}

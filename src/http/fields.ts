@@ -1,0 +1,34 @@
+import Joi from 'joi';
+import { PRINCIPAL_PATTERN } from '../domain/principals.js';
+
+/** SPEC.md: bounded text forbids NUL characters and lone surrogates. */
+function wellFormed(value: string, helpers: Joi.CustomHelpers) {
+  if (value.includes('\u0000')) return helpers.error('string.nul');
+  if (!value.isWellFormed()) return helpers.error('string.surrogate');
+  return value;
+}
+
+const messages = {
+  'string.nul': '{{#label}} must not contain a NUL character',
+  'string.surrogate': '{{#label}} must not contain a lone surrogate',
+};
+
+/** The one joi vocabulary for SPEC.md's limits; every route builds its schemas from these. */
+export const fields = {
+  text: (max: number, min = 1) => Joi.string().min(min).max(max).custom(wellFormed).messages(messages),
+  principal: () =>
+    Joi.string()
+      .max(140)
+      .custom(wellFormed)
+      .pattern(PRINCIPAL_PATTERN)
+      .messages({ ...messages, 'string.pattern.base': '{{#label}} must be "organization" or "user:<id>" (1-128 of A-Z a-z 0-9 . _ : @ + -)' }),
+  pathId: () => fields.text(100),
+  cursor: () => fields.text(100),
+  url: (max: number) => fields.text(max).uri({ scheme: ['http', 'https'] }),
+  oneOf: <T extends string>(...values: T[]) => Joi.string().valid(...values),
+};
+
+/** Request headers: the named ones are validated, all others pass through untouched. */
+export function headers(known: Record<string, Joi.Schema>) {
+  return Joi.object(known).unknown(true);
+}

@@ -1,0 +1,6 @@
+import type { Plugin } from '@hapi/hapi';
+import type { Gateway } from '../../domain/gateway.js';
+import { systemRoutes } from './system/index.js';
+
+/** Every resource's plugin; the server registers them in this order. */
+export const routePlugins: Plugin<Gateway>[] = [systemRoutes];

@@ -1,0 +1,17 @@
+import type { ServerRoute } from '@hapi/hapi';
+import { GatewayError } from '../../../domain/errors.js';
+import type { Gateway } from '../../../domain/gateway.js';
+
+export const health = (gateway: Gateway): ServerRoute => ({
+  method: 'GET',
+  path: '/health',
+  options: { auth: false },
+  async handler(_request, h) {
+    try {
+      await gateway.db.ping();
+    } catch {
+      throw new GatewayError('internal_error', 'the database is unreachable');
+    }
+    return h.response().code(204);
+  },
+});

@@ -1,0 +1,74 @@
+import type { Socket } from 'node:net';
+import Hapi, { type Server } from '@hapi/hapi';
+import Joi from 'joi';
+import type { Gateway } from '../domain/gateway.js';
+import { GatewayError } from '../domain/errors.js';
+import { registerAuth } from './auth.js';
+import { failAction, problemBody, registerErrorHandling } from './errors.js';
+import { routePlugins } from './routes/index.js';
+
+export interface ServerOptions {
+  host?: string;
+  port?: number;
+}
+
+/** Requests Node rejects before hapi sees them (bad header bytes, oversized headers) still get problem+json. */
+function answerClientErrors(server: Server, publicUrl: string): void {
+  const listener = server.listener;
+  listener.removeAllListeners('clientError');
+  listener.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    if (!socket.writable || (err.code === 'ECONNRESET')) return socket.destroy();
+    const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+    const error = tooLarge
+      ? new GatewayError('payload_too_large', 'the request headers are larger than this service accepts')
+      : new GatewayError('invalid_input', 'the HTTP request is malformed');
+    const body = JSON.stringify(problemBody(error, publicUrl));
+    socket.end(
+      `HTTP/1.1 ${error.status} ${error.title}\r\nContent-Type: application/problem+json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+}
+
+function logRequests(server: Server, gateway: Gateway): void {
+  server.events.on('response', (request) => {
+    const response = request.response as { statusCode?: number } | null;
+    gateway.log.info({
+      method: request.method.toUpperCase(),
+      path: request.path,
+      status: response?.statusCode,
+      ms: Date.now() - request.info.received,
+      org: request.auth.credentials?.caller?.organization.id,
+      fault: request.app.faulted?.name,
+    }, 'request');
+  });
+}
+
+export async function createServer(gateway: Gateway, options: ServerOptions = {}): Promise<Server> {
+  const { config } = gateway;
+  const server = Hapi.server({
+    host: options.host ?? config.server.host,
+    port: options.port ?? config.server.port,
+    router: { isCaseSensitive: true, stripTrailingSlash: false },
+    routes: {
+      validate: { failAction, options: { abortEarly: false }, query: Joi.object({}) },
+      payload: { maxBytes: config.limits.max_body_bytes, allow: ['application/json'], defaultContentType: 'application/json' },
+      response: { emptyStatusCode: 204 },
+      security: { noSniff: true, xframe: 'deny', referrer: 'no-referrer' },
+    },
+  });
+  server.validator(Joi);
+  registerAuth(server, gateway);
+  registerErrorHandling(server, config.server.public_url);
+  answerClientErrors(server, config.server.public_url);
+  logRequests(server, gateway);
+  for (const plugin of routePlugins) await server.register({ plugin, options: gateway });
+  return server;
+}
+
+/** Stops accepting, lets in-flight requests finish (up to the timeout), then closes the database. */
+export async function shutdown(server: Server, gateway: Gateway, timeoutMs = 10000): Promise<void> {
+  await server.stop({ timeout: timeoutMs });
+  await gateway.db.close();
+}
+
