@@ -5,12 +5,15 @@ import { pino, type Logger } from 'pino';
 import type { Config } from '../config/schema.js';
 import { openDatabase, type Database } from '../db/database.js';
 import { createKeyring, type Keyring } from './secrets.js';
+import { loadCatalog } from './catalog/load.js';
+import type { Catalog } from './catalog/types.js';
 
-/** What every domain operation is handed: config, database, keys and the logger. */
+/** What every domain operation is handed: config, database, keys, the loaded catalog and the logger. */
 export interface Gateway {
   config: Config;
   db: Database;
   keyring: Keyring;
+  catalog: Catalog;
   log: Logger;
 }
 
@@ -36,6 +39,7 @@ export function createLogger(config: Config): Logger {
 
 export async function openGateway(config: Config, log: Logger = createLogger(config)): Promise<Gateway> {
   const keyring = createKeyring(masterSecret(config));
+  const catalog = loadCatalog(config);
   const db = await openDatabase(config.database.url);
-  return { config, db, keyring, log };
+  return { config, db, keyring, catalog, log };
 }

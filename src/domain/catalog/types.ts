@@ -1,0 +1,98 @@
+/**
+ * The catalog's shapes (DESIGN.md section 4). Catalog files (JSON or YAML) are a documented interface:
+ * docs/catalog.md describes them for self-hosters; the loader validates them into these types.
+ */
+
+export type TaskKind = 'data' | 'action' | 'account' | 'utility';
+export type TaskStatus = 'active' | 'retired' | 'broken';
+
+export type ProviderAuth =
+  | { type: 'none' }
+  /** `template` renders the secret into `header`, e.g. header Authorization, template "Bearer {secret}". */
+  | { type: 'api_key'; header: string; template: string }
+  | {
+      type: 'oauth2';
+      authorize_url: string;
+      token_url: string;
+      revoke_url?: string;
+      /** Default scopes asked for when a connect session names none. */
+      scopes: string[];
+      pkce: boolean;
+      /** How the client secret reaches the token and revocation endpoints (default client_secret_basic). */
+      token_auth?: 'client_secret_basic' | 'client_secret_post';
+      /** Separator of the scope parameter (default a space; Slack-style providers use a comma). */
+      scope_separator?: string;
+      /** Extra authorization request parameters, e.g. {access_type: offline, prompt: consent}. */
+      authorize_params?: Record<string, string>;
+    };
+
+export interface ProviderProbe {
+  method: 'GET' | 'POST';
+  path: string;
+  /** JSON pointers into the probe's answer: the provider account's stable id and display name. */
+  account_id?: string;
+  account_name?: string;
+}
+
+export interface Provider {
+  slug: string;
+  name: string;
+  description?: string;
+  base_url: string;
+  auth: ProviderAuth;
+  /** The operator's own paid credential, read from an environment variable when the catalog loads. */
+  platform_credential?: { env: string };
+  /** The operator's OAuth app, from environment variables; used when an organization has none of its own. */
+  managed_oauth_app?: { client_id_env: string; client_secret_env: string };
+  zero_retention: boolean;
+  probe?: ProviderProbe;
+}
+
+export interface TaskRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** `{field}` is the input field, URL-encoded. */
+  path: string;
+  /** A query entry whose field is absent from the input is left out. */
+  query?: Record<string, string>;
+  /** Static extra headers, e.g. Accept. */
+  headers?: Record<string, string>;
+}
+
+export type JsonSchema = Record<string, unknown>;
+
+export interface Task {
+  /** Dotted: `<provider>.<name...>`. */
+  id: string;
+  provider: string;
+  /** The provider-neutral job, e.g. `weather.current`; tasks sharing it are interchangeable routes. */
+  capability: string;
+  kind: TaskKind;
+  title: string;
+  description: string;
+  keywords: string[];
+  price_usd: number;
+  /** Price in integer micro-dollars; all money arithmetic uses this. */
+  price_micros: number;
+  /** Provider scopes the task needs on an account connection. */
+  scopes: string[];
+  /** JSON Schema of the input, validated before any upstream call. */
+  input: JsonSchema;
+  /** The upstream request template; absent for utility tasks. */
+  request?: TaskRequest;
+  /** Utility tasks name their in-process handler. */
+  handler?: string;
+  /** `empty`: an upstream 404 is a hit carrying the provider's answer. */
+  not_found?: 'empty';
+  status: TaskStatus;
+}
+
+export interface Catalog {
+  /** First 12 hex digits of the SHA-256 of the merged catalog in canonical form. */
+  version: string;
+  providers: ReadonlyMap<string, Provider>;
+  tasks: ReadonlyMap<string, Task>;
+  /** Groups of interchangeable words for discovery, e.g. [[email, mail, message]]. */
+  synonyms: string[][];
+  /** Tasks of one capability, in catalog order. */
+  tasksForCapability(capability: string): Task[];
+}
