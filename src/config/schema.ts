@@ -14,6 +14,9 @@ export interface Config {
     max_attempts: number;
     retry_base_ms: number;
     timeout_ms: number;
+    poll_interval_ms: number;
+    expiring_horizon_s: number;
+    expiring_scan_interval_s: number;
   };
   connect: { session_ttl_s: number };
   connections_page: { ttl_s: number };
@@ -50,6 +53,9 @@ export const configSchema = Joi.object<Config>({
     max_attempts: Joi.number().integer().min(1).max(50).default(7),
     retry_base_ms: Joi.number().integer().min(1).default(5000),
     timeout_ms: Joi.number().integer().min(100).default(10000),
+    poll_interval_ms: Joi.number().integer().min(10).max(60000).default(500),
+    expiring_horizon_s: Joi.number().integer().min(60).default(3 * 86400),
+    expiring_scan_interval_s: Joi.number().integer().min(1).default(600),
   }).default(),
   connect: Joi.object({ session_ttl_s: Joi.number().integer().min(60).max(86400).default(900) }).default(),
   connections_page: Joi.object({ ttl_s: Joi.number().integer().min(60).max(7 * 86400).default(3600) }).default(),
