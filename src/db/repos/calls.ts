@@ -1,0 +1,172 @@
+import type { Database } from '../database.js';
+import { selectPage, whereClause, type Condition } from '../pages.js';
+
+export type CallOutcome = 'pending' | 'hit' | 'miss' | 'fault';
+
+export interface CallRow {
+  id: string;
+  organization_id: string;
+  task_id: string;
+  provider: string;
+  principal: string;
+  token_id: string | null;
+  connection_id: string | null;
+  identity: string | null;
+  outcome: CallOutcome;
+  http_status: number | null;
+  error_code: string | null;
+  quoted_micros: number;
+  charged_micros: number;
+  latency_ms: number | null;
+  tag: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface CaptureRow {
+  call_id: string;
+  organization_id: string;
+  input: string;
+  output: string | null;
+  created_at: number;
+}
+
+export interface CallFilters {
+  task?: string;
+  provider?: string;
+  principal?: string;
+  outcome?: CallOutcome;
+  token?: string;
+  connection?: string;
+  tag?: string;
+}
+
+const CALL_COLUMNS =
+  'id, organization_id, task_id, provider, principal, token_id, connection_id, identity, outcome, http_status, error_code, quoted_micros, charged_micros, latency_ms, tag, created_at, updated_at';
+
+/** Writes a call as it starts (`pending`) or as it ends without an upstream call (`miss`). */
+export async function insertCall(db: Database, row: CallRow): Promise<void> {
+  await db.execute(
+    `INSERT INTO calls (${CALL_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+    [
+      row.id, row.organization_id, row.task_id, row.provider, row.principal, row.token_id, row.connection_id, row.identity,
+      row.outcome, row.http_status, row.error_code, row.quoted_micros, row.charged_micros, row.latency_ms, row.tag,
+      row.created_at, row.updated_at,
+    ],
+  );
+}
+
+export type CallSettlement = Pick<
+  CallRow,
+  'task_id' | 'provider' | 'connection_id' | 'identity' | 'outcome' | 'http_status' | 'error_code' | 'quoted_micros' | 'charged_micros' | 'latency_ms' | 'updated_at'
+>;
+
+/** The end of a pending call: the route that answered (or failed last), its outcome and its charge. */
+export async function settleCall(db: Database, id: string, s: CallSettlement): Promise<void> {
+  await db.execute(
+    `UPDATE calls SET task_id = $2, provider = $3, connection_id = $4, identity = $5, outcome = $6, http_status = $7,
+            error_code = $8, quoted_micros = $9, charged_micros = $10, latency_ms = $11, updated_at = $12
+      WHERE id = $1`,
+    [id, s.task_id, s.provider, s.connection_id, s.identity, s.outcome, s.http_status, s.error_code, s.quoted_micros,
+      s.charged_micros, s.latency_ms, s.updated_at],
+  );
+}
+
+export async function insertCapture(db: Database, row: CaptureRow): Promise<void> {
+  await db.execute(
+    'INSERT INTO captures (call_id, organization_id, input, output, created_at) VALUES ($1, $2, $3, $4, $5)',
+    [row.call_id, row.organization_id, row.input, row.output, row.created_at],
+  );
+}
+
+function callConditions(organizationId: string, filters: CallFilters): Condition[] {
+  const conditions: Condition[] = [['organization_id = ?', organizationId]];
+  const columns: Array<[keyof CallFilters, string]> = [
+    ['task', 'task_id'], ['provider', 'provider'], ['principal', 'principal'], ['outcome', 'outcome'],
+    ['token', 'token_id'], ['connection', 'connection_id'], ['tag', 'tag'],
+  ];
+  for (const [filter, column] of columns) {
+    if (filters[filter] !== undefined) conditions.push([`${column} = ?`, filters[filter]]);
+  }
+  return conditions;
+}
+
+export function pageCalls(db: Database, organizationId: string, filters: CallFilters, afterId?: string): Promise<CallRow[]> {
+  return selectPage<CallRow>(db, 'calls', callConditions(organizationId, filters), afterId);
+}
+
+/** Calls newer than `afterId`, oldest first: what a live tail shows next. */
+export function selectCallsAfter(db: Database, organizationId: string, afterId: string | undefined, filters: CallFilters, limit: number): Promise<CallRow[]> {
+  const conditions = callConditions(organizationId, filters);
+  if (afterId !== undefined) conditions.push(['id > ?', afterId]);
+  const { sql, bind } = whereClause(conditions);
+  return db.select<CallRow>(`SELECT ${CALL_COLUMNS} FROM calls${sql} ORDER BY id ASC LIMIT ${limit}`, bind);
+}
+
+export async function findCall(db: Database, organizationId: string, id: string): Promise<CallRow | null> {
+  const rows = await db.select<CallRow>(`SELECT ${CALL_COLUMNS} FROM calls WHERE organization_id = $1 AND id = $2`, [organizationId, id]);
+  return rows[0] ?? null;
+}
+
+export async function findCapture(db: Database, organizationId: string, callId: string): Promise<CaptureRow | null> {
+  const rows = await db.select<CaptureRow>('SELECT * FROM captures WHERE organization_id = $1 AND call_id = $2', [organizationId, callId]);
+  return rows[0] ?? null;
+}
+
+/** Captures page by call id (time-ordered like every id). */
+export async function pageCaptures(db: Database, organizationId: string, afterCallId?: string, size = 50): Promise<CaptureRow[]> {
+  const conditions: Condition[] = [['organization_id = ?', organizationId]];
+  if (afterCallId !== undefined) conditions.push(['call_id < ?', afterCallId]);
+  const { sql, bind } = whereClause(conditions);
+  return db.select<CaptureRow>(`SELECT * FROM captures${sql} ORDER BY call_id DESC LIMIT ${size + 1}`, bind);
+}
+
+/** The newest call of a connection, for its detail view. */
+export async function lastCallOfConnection(db: Database, organizationId: string, connectionId: string): Promise<CallRow | null> {
+  const rows = await db.select<CallRow>(
+    `SELECT ${CALL_COLUMNS} FROM calls WHERE organization_id = $1 AND connection_id = $2 ORDER BY id DESC LIMIT 1`,
+    [organizationId, connectionId],
+  );
+  return rows[0] ?? null;
+}
+
+export interface DayTotals {
+  day: number;
+  calls: number;
+  charged_micros: number;
+}
+
+/** Calls and charges per UTC day (days since the epoch) from `since` on. */
+export async function sumCallsPerDay(db: Database, organizationId: string, since: number, tokenId?: string): Promise<DayTotals[]> {
+  const conditions: Condition[] = [['organization_id = ?', organizationId], ['created_at >= ?', since]];
+  if (tokenId !== undefined) conditions.push(['token_id = ?', tokenId]);
+  const { sql, bind } = whereClause(conditions);
+  const rows = await db.select<{ day: unknown; calls: unknown; charged: unknown }>(
+    `SELECT created_at / 86400000 AS day, COUNT(*) AS calls, SUM(charged_micros) AS charged FROM calls${sql} GROUP BY created_at / 86400000`,
+    bind,
+  );
+  return rows.map((row) => ({ day: Number(row.day), calls: Number(row.calls), charged_micros: Number(row.charged ?? 0) }));
+}
+
+export interface RouteObservation {
+  outcome: CallOutcome;
+  latency_ms: number | null;
+}
+
+/** Recent settled calls of a task, newest first, across organizations: a provider's speed and reliability are the same for all. */
+export function recentObservations(db: Database, taskId: string, since: number, limit: number): Promise<RouteObservation[]> {
+  return db.select<RouteObservation>(
+    `SELECT outcome, latency_ms FROM calls WHERE task_id = $1 AND created_at >= $2 AND outcome IN ('hit', 'fault')
+      ORDER BY created_at DESC LIMIT ${limit}`,
+    [taskId, since],
+  );
+}
+
+/** Calls left `pending` by a process that stopped mid-call become faults. */
+export function faultStalePendingCalls(db: Database, startedBefore: number, now: number): Promise<number> {
+  return db.execute(
+    `UPDATE calls SET outcome = 'fault', error_code = 'upstream_error', http_status = 502, charged_micros = 0, updated_at = $2
+      WHERE outcome = 'pending' AND created_at < $1`,
+    [startedBefore, now],
+  );
+}

@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto';
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  findIdempotencyKey,
+  releaseIdempotencyKey,
+} from '../db/repos/idempotency.js';
+import { GatewayError, invalidInput, type ErrorCode } from './errors.js';
+import type { Gateway } from './gateway.js';
+
+/** Keys live 24 hours (DESIGN.md section 6). */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** What the first request answered, replayed to every repeat. */
+type StoredAnswer = { body: unknown } | { error: { code: ErrorCode; detail: string; extras: Record<string, unknown> } };
+
+/** A stable fingerprint of what a request asks for; a repeat with another fingerprint is a different request. */
+export function fingerprint(request: unknown): string {
+  return createHash('sha256').update(JSON.stringify(request)).digest('hex');
+}
+
+function replay(stored: StoredAnswer): unknown {
+  if ('error' in stored) throw new GatewayError(stored.error.code, stored.error.detail, stored.error.extras);
+  return stored.body;
+}
+
+/**
+ * Runs `work` once per organization and key: a repeat with the same fingerprint gets the first answer
+ * (success or error) without running again; while the first is running, 409 idempotency_in_flight;
+ * another fingerprint under the same key, 400 invalid_input. Errors that are not the service's own
+ * answers (crashes) release the key so a retry can run.
+ */
+export async function idempotent<T>(
+  gateway: Gateway,
+  organizationId: string,
+  key: string,
+  requestFingerprint: string,
+  work: () => Promise<T>,
+  now = Date.now(),
+): Promise<T> {
+  const { db } = gateway;
+  if (!(await claimIdempotencyKey(db, organizationId, key, requestFingerprint, now, now + IDEMPOTENCY_TTL_MS))) {
+    const held = await findIdempotencyKey(db, organizationId, key);
+    if (!held) return idempotent(gateway, organizationId, key, requestFingerprint, work, now);
+    if (held.request_hash !== requestFingerprint) {
+      throw invalidInput('this idempotency-key was used with a different request', [
+        { name: 'headers.idempotency-key', reason: 'already used with a different request body' },
+      ]);
+    }
+    if (held.state === 'in_flight') {
+      throw new GatewayError('idempotency_in_flight', 'a request with this idempotency-key is still being processed; retry later');
+    }
+    return replay(JSON.parse(held.response!) as StoredAnswer) as T;
+  }
+  let answer: T;
+  try {
+    answer = await work();
+  } catch (err) {
+    if (!(err instanceof GatewayError) || err.code === 'internal_error') {
+      await releaseIdempotencyKey(db, organizationId, key);
+      throw err;
+    }
+    const stored: StoredAnswer = { error: { code: err.code, detail: err.message, extras: err.extras } };
+    await completeIdempotencyKey(db, organizationId, key, err.status, JSON.stringify(stored));
+    throw err;
+  }
+  await completeIdempotencyKey(db, organizationId, key, 200, JSON.stringify({ body: answer }));
+  return answer;
+}

@@ -1,0 +1,144 @@
+import type { JsonTemplate, Provider, TaskRequest } from '../domain/catalog/types.js';
+import { invalidInput } from '../domain/errors.js';
+import { withoutHopByHop, type UpstreamRequest } from './upstream.js';
+
+const FIELD = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+const EXACT_FIELD = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
+const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
+
+type Input = Record<string, unknown>;
+
+function asText(value: unknown): string {
+  return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
+}
+
+function absent(value: unknown): boolean {
+  return value === undefined || value === null;
+}
+
+function joinUrl(baseUrl: string, path: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+}
+
+/**
+ * Where a provider secret goes: the provider's template rendered into its header (e.g. Authorization:
+ * "Bearer {secret}") or its query parameter for API keys, a bearer access token for OAuth2 providers.
+ */
+function applySecret(provider: Provider, secret: string, url: URL, headers: Record<string, string>): void {
+  const { auth } = provider;
+  if (auth.type === 'api_key') {
+    const value = auth.template.split('{secret}').join(secret);
+    if (auth.query) url.searchParams.set(auth.query, value);
+    else headers[auth.header!.toLowerCase()] = value;
+    return;
+  }
+  headers.authorization = `Bearer ${secret}`;
+}
+
+function lowerCased(headers: Record<string, string> | undefined): Record<string, string> {
+  return Object.fromEntries(Object.entries(withoutHopByHop(headers ?? {})).map(([name, value]) => [name.toLowerCase(), value]));
+}
+
+function startRequest(provider: Provider, method: string, path: string, templateHeaders: Record<string, string> | undefined) {
+  const url = new URL(joinUrl(provider.base_url, path));
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    'user-agent': 'task-gateway',
+    ...lowerCased(provider.headers),
+    ...lowerCased(templateHeaders),
+  };
+  return { url, headers, method };
+}
+
+/** `{field}` exactly is the input value (absent: left out); inside a longer string it is interpolated. */
+function renderTemplate(template: JsonTemplate, input: Input): JsonTemplate | undefined {
+  if (typeof template === 'string') {
+    const exact = EXACT_FIELD.exec(template);
+    if (exact) return absent(input[exact[1]]) ? undefined : (input[exact[1]] as JsonTemplate);
+    return template.replace(FIELD, (_match, field: string) => (absent(input[field]) ? '' : asText(input[field])));
+  }
+  if (Array.isArray(template)) return template.map((item) => renderTemplate(item, input)).filter((item) => item !== undefined) as JsonTemplate[];
+  if (template && typeof template === 'object') {
+    const keys = Object.keys(template);
+    if (keys.length === 1 && keys[0] === '$base64url') {
+      const rendered = renderTemplate(template.$base64url, input);
+      return Buffer.from(typeof rendered === 'string' ? rendered : asText(rendered), 'utf8').toString('base64url');
+    }
+    const out: Record<string, JsonTemplate> = {};
+    for (const key of keys) {
+      const value = renderTemplate(template[key], input);
+      if (value !== undefined) out[key] = value;
+    }
+    return out;
+  }
+  return template;
+}
+
+/** application/x-www-form-urlencoded with nested keys in brackets (`metadata[order]=7`, `items[0][price]=x`). */
+function formEncode(value: unknown): string {
+  const params = new URLSearchParams();
+  const add = (prefix: string, node: unknown) => {
+    if (absent(node)) return;
+    if (Array.isArray(node)) node.forEach((item, index) => add(`${prefix}[${index}]`, item));
+    else if (typeof node === 'object') for (const [key, item] of Object.entries(node as Input)) add(prefix ? `${prefix}[${key}]` : key, item);
+    else params.append(prefix, String(node));
+  };
+  add('', value);
+  return params.toString();
+}
+
+/**
+ * Renders a task's request template (DESIGN.md section 4, docs/catalog.md): `{field}` in the path and
+ * query is the input field, URL-encoded; a query entry naming an absent field is left out; POST, PUT
+ * and PATCH send the rendered body template, or the input minus the fields the path used, as JSON or
+ * as a form.
+ */
+export function buildTaskRequest(
+  provider: Provider,
+  template: TaskRequest,
+  input: Input,
+  secret: string | undefined,
+  timeoutMs: number,
+): UpstreamRequest {
+  const pathFields = new Set<string>();
+  const path = template.path.replace(FIELD, (_match, field: string) => {
+    if (absent(input[field])) {
+      throw invalidInput(`${field} is required to build this task's request`, [{ name: field, reason: 'is required' }]);
+    }
+    pathFields.add(field);
+    return encodeURIComponent(asText(input[field]));
+  });
+  const { url, headers, method } = startRequest(provider, template.method, path, template.headers);
+  for (const [name, valueTemplate] of Object.entries(template.query ?? {})) {
+    let missing = false;
+    const value = valueTemplate.replace(FIELD, (_match, field: string) => {
+      if (absent(input[field])) missing = true;
+      return missing ? '' : asText(input[field]);
+    });
+    if (!missing) url.searchParams.append(name, value);
+  }
+  if (secret !== undefined) applySecret(provider, secret, url, headers);
+  const upstream: UpstreamRequest = { method, url: url.toString(), headers, timeoutMs };
+  if (WITH_BODY.has(method)) {
+    const body =
+      template.body !== undefined
+        ? renderTemplate(template.body, input)
+        : Object.fromEntries(Object.entries(input).filter(([field]) => !pathFields.has(field)));
+    if (template.body_encoding === 'form') {
+      upstream.body = formEncode(body);
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+    } else {
+      upstream.body = JSON.stringify(body ?? null);
+      headers['content-type'] = 'application/json';
+    }
+  }
+  return upstream;
+}
+
+/** The provider's credential check (its `probe`), carrying the secret being checked. */
+export function buildProbeRequest(provider: Provider, secret: string, timeoutMs: number): UpstreamRequest {
+  const probe = provider.probe!;
+  const { url, headers, method } = startRequest(provider, probe.method, probe.path, undefined);
+  applySecret(provider, secret, url, headers);
+  return { method, url: url.toString(), headers, timeoutMs };
+}
