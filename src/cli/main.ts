@@ -8,14 +8,16 @@ import { handleError } from './errors.js';
 const program = new Command('gateway')
   .description('Self-hosted task gateway: discover, inspect and run third-party tasks with one token')
   .option('--config <file>', 'config file (JSON or YAML) over config/default.json; GATEWAY_* variables override both')
-  .showHelpAfterError('(run with --help for usage)')
-  .configureOutput({ outputError: (text, write) => write(text) })
-  .exitOverride((err) => {
-    process.exit(err.exitCode === 0 ? 0 : 2);
-  })
   .addCommand(serve)
   .addCommand(migrate)
   .addCommand(orgs)
   .addCommand(keys);
+
+/** Usage errors (unknown option, bad choice, missing argument) exit 2 on every command, help exits 0. */
+function applyUsageRules(command: Command): void {
+  command.showHelpAfterError('(run with --help for usage)').exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2));
+  command.commands.forEach(applyUsageRules);
+}
+applyUsageRules(program);
 
 program.parseAsync(process.argv).catch(handleError);

@@ -1,0 +1,94 @@
+import { expect } from 'chai';
+import { readFileSync, statSync } from 'node:fs';
+import { connect } from 'node:net';
+import path from 'node:path';
+import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
+import { runGateway, startGateway, type RunningGateway } from '../support/process.js';
+
+for (const dialect of dialects) {
+  describe(`gateway serve as a real process [${dialect}]`, function () {
+    this.timeout(90000);
+    let database: TestDatabase;
+    let env: NodeJS.ProcessEnv;
+    let gateway: RunningGateway | undefined;
+
+    before(async () => {
+      database = await createTestDatabase(dialect);
+      env = { GATEWAY_DATA_DIR: database.dataDir, GATEWAY_DATABASE_URL: database.url };
+    });
+    afterEach(async () => {
+      await gateway?.stop();
+      gateway = undefined;
+    });
+    after(async () => database.drop());
+
+    it('creates the default organization and prints its owner key once, keeping it in data/initial-owner-key (0600)', async () => {
+      gateway = await startGateway(env, [], { binary: true });
+      const printed = /(gw_live_[A-Za-z0-9_-]+)/.exec(gateway.output())?.[1];
+      expect(printed, gateway.output()).to.be.a('string');
+      const file = path.join(database.dataDir, 'initial-owner-key');
+      expect(readFileSync(file, 'utf8').trim()).to.equal(printed);
+      expect(statSync(file).mode & 0o777).to.equal(0o600);
+
+      const me = await fetch(`${gateway.url}/v1/me`, { headers: { authorization: `Bearer ${printed}` } });
+      expect(me.status).to.equal(200);
+      const caller = await me.json();
+      expect(caller.organization.name).to.equal('default');
+      expect(caller.key.role).to.equal('owner');
+
+      const health = await fetch(`${gateway.url}/health`);
+      expect(health.status).to.equal(204);
+    });
+
+    it('does not print a key again on a second start, and exits 0 on SIGTERM', async () => {
+      gateway = await startGateway(env);
+      expect(gateway.output()).to.not.match(/gw_live_/);
+      const code = await gateway.stop('SIGTERM');
+      gateway = undefined;
+      expect(code).to.equal(0);
+    });
+
+    it('answers problem+json for malformed HTTP that never reaches a route', async () => {
+      gateway = await startGateway(env);
+      const url = new URL(gateway.url);
+      const raw = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(url.port), url.hostname, () => socket.end('GET /v1/me HTTP/1.1\r\nHost: x\r\nX-Bad: a\u0000b\r\n\r\n'));
+        let data = '';
+        socket.on('data', (chunk) => (data += chunk));
+        socket.on('end', () => resolve(data));
+        socket.on('error', reject);
+      });
+      const [head, body] = raw.split('\r\n\r\n');
+      const answer = { status: Number(head.split(' ')[1]), type: /content-type: (\S+)/i.exec(head)?.[1], body };
+      expect(answer.status).to.equal(400);
+      expect(answer.type).to.equal('application/problem+json');
+      expect(JSON.parse(answer.body).code).to.equal('invalid_input');
+    });
+
+    it('stops with one line naming the key and exit code 2 on a bad config value', async () => {
+      const result = await runGateway(['serve'], { ...env, GATEWAY_PORT: 'eighty' });
+      expect(result.code).to.equal(2);
+      expect(result.stderr.trim().split('\n')).to.have.length(1);
+      expect(result.stderr).to.match(/server\.port/);
+      expect(result.stderr).to.not.match(/\bat \S+ \(/);
+    });
+
+    it('reports migrations with migrate --status', async () => {
+      const result = await runGateway(['migrate', '--status', '--json'], env);
+      expect(result.code, result.stderr).to.equal(0);
+      const status = JSON.parse(result.stdout);
+      expect(status.pending).to.deep.equal([]);
+      expect(status.executed.length).to.be.greaterThan(0);
+    });
+  });
+}
+
+describe('gateway serve against an unreachable database', function () {
+  this.timeout(30000);
+  it('exits non-zero with one clear line', async () => {
+    const result = await runGateway(['serve', '--port', '0'], { GATEWAY_DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
+    expect(result.code).to.equal(1);
+    expect(result.stderr.trim().split('\n')).to.have.length(1);
+    expect(result.stderr).to.match(/database unreachable/);
+  });
+});

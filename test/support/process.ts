@@ -1,0 +1,75 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/**
+ * The gateway CLI as a user runs it. `binary` runs bin/gateway (the compiled build when present, as
+ * after `npm ci`); the default runs the TypeScript sources so a test never exercises a stale build.
+ */
+export function gatewayArgs(args: string[], binary = false): string[] {
+  return binary ? [path.join(projectRoot, 'bin', 'gateway'), ...args] : ['--import', 'tsx', path.join(projectRoot, 'src', 'cli', 'main.ts'), ...args];
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs one gateway command to completion. */
+export function runGateway(args: string[], env: NodeJS.ProcessEnv, options: { binary?: boolean } = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, gatewayArgs(args, options.binary), { cwd: projectRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+export interface RunningGateway {
+  child: ChildProcess;
+  url: string;
+  output(): string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts `gateway serve --port 0` and resolves once it prints the address it listens on. */
+export function startGateway(env: NodeJS.ProcessEnv, extraArgs: string[] = [], options: { binary?: boolean } = {}): Promise<RunningGateway> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, gatewayArgs(['serve', '--port', '0', ...extraArgs], options.binary), {
+      cwd: projectRoot,
+      env: { ...process.env, GATEWAY_LOG__LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${output}`)), 30000);
+    const onData = (chunk: Buffer) => {
+      output += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({
+          child,
+          url: match[1].replace('0.0.0.0', '127.0.0.1'),
+          output: () => output,
+          async stop(signal = 'SIGTERM') {
+            if (child.exitCode === null) child.kill(signal);
+            return exited;
+          },
+        });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`gateway exited with ${code} before listening:\n${output}`));
+    });
+  });
+}
