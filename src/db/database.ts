@@ -68,12 +68,15 @@ export async function openDatabase(url: string): Promise<Database> {
     models,
     dialect,
     async select<T>(sql: string, bind: unknown[] = [], transaction?: Transaction) {
-      return sequelize.query(sql, { bind, type: QueryTypes.SELECT, transaction }) as Promise<T[]>;
+      // Sequelize's SQLite driver runs text starting with INSERT or UPDATE through run(), which drops
+      // RETURNING rows; a leading comment keeps such statements on all(), which returns them.
+      const text = dialect === 'sqlite' ? `/* rows */ ${sql}` : sql;
+      return sequelize.query(text, { bind, type: QueryTypes.SELECT, transaction }) as Promise<T[]>;
     },
     async execute(sql, bind = [], transaction) {
-      const [result, meta] = (await sequelize.query(sql, { bind, transaction, raw: true })) as [unknown, unknown];
-      if (dialect === 'postgres') return (meta as { rowCount?: number })?.rowCount ?? 0;
-      return (meta as { changes?: number })?.changes ?? (result as { changes?: number })?.changes ?? 0;
+      // The BULKDELETE query type is the one whose answer is the affected row count on both drivers,
+      // whatever the statement text; raw queries lose it for INSERT on Postgres and always on SQLite.
+      return Number(await sequelize.query(sql, { bind, transaction, type: QueryTypes.BULKDELETE }));
     },
     transaction(work) {
       return sequelize.transaction((t) => work(t));
