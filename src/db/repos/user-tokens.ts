@@ -1,9 +1,10 @@
+import type { Transaction } from 'sequelize';
 import type { Database } from '../database.js';
 import type { OrganizationRow, UserTokenRow } from '../models/index.js';
 import { selectPage } from '../pages.js';
 
-export async function insertUserToken(db: Database, row: Omit<UserTokenRow, 'revoked_at'>): Promise<void> {
-  await db.models.UserToken.create(row);
+export async function insertUserToken(db: Database, row: Omit<UserTokenRow, 'revoked_at'>, transaction?: Transaction): Promise<void> {
+  await db.models.UserToken.create(row, { transaction });
 }
 
 /** Tokens still usable (neither revoked nor expired), newest first. */
@@ -16,10 +17,12 @@ export async function pageHeldTokens(db: Database, organizationId: string, now: 
   );
 }
 
+/** Revokes a token that is still usable; false when there is none by that id (unknown, revoked or expired). */
 export async function revokeUserTokenRow(db: Database, organizationId: string, id: string, now: number): Promise<boolean> {
-  const [count] = await db.models.UserToken.update(
-    { revoked_at: now },
-    { where: { organization_id: organizationId, id, revoked_at: null } },
+  const count = await db.execute(
+    `UPDATE user_tokens SET revoked_at = $1
+      WHERE organization_id = $2 AND id = $3 AND revoked_at IS NULL AND expires_at > $1`,
+    [now, organizationId, id],
   );
   return count > 0;
 }

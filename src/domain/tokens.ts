@@ -1,0 +1,102 @@
+import { insertUserToken, pageHeldTokens, revokeUserTokenRow } from '../db/repos/user-tokens.js';
+import type { Database } from '../db/database.js';
+import { USER_TOKEN_PREFIX } from './callers.js';
+import { GatewayError, invalidInput } from './errors.js';
+import { newId } from './ids.js';
+import { decodeCursor, toPage } from './paging.js';
+import { recordPrincipalUse } from './principal-directory.js';
+import { PRINCIPAL_PATTERN } from './principals.js';
+import { hashSecret, newSecret } from './secrets.js';
+
+/** SPEC.md section 8: token lifetime in seconds. */
+export const TOKEN_LIFETIME = { min: 60, max: 86400, default: 3600 } as const;
+
+/** issued_by of tokens issued with `gateway tokens issue`: no API key was involved. */
+export const CLI_ISSUER = 'cli';
+
+/** The 201 of POST /v1/tokens; the only time the secret is shown. */
+export interface UserBoundToken {
+  id: string;
+  token: string;
+  principal: string;
+  expires_at: string;
+}
+
+export interface HeldUserBoundToken {
+  id: string;
+  principal: string;
+  expires_at: string;
+  issued_by: string;
+}
+
+export interface HeldUserBoundTokens {
+  tokens: HeldUserBoundToken[];
+  next_cursor: string | null;
+}
+
+export interface NewUserBoundToken {
+  principal: string;
+  expires_in?: number;
+}
+
+const iso = (ms: number) => new Date(Number(ms)).toISOString();
+
+/** The HTTP route validates with joi first; this guards every other caller (the CLI) with the same rules. */
+function checkRequest({ principal, expires_in = TOKEN_LIFETIME.default }: NewUserBoundToken): number {
+  if (!PRINCIPAL_PATTERN.test(principal)) {
+    throw invalidInput(`principal "${principal}" must be "organization" or "user:<id>"`, [
+      { name: 'principal', reason: 'must be "organization" or "user:<id>" (1-128 of A-Z a-z 0-9 . _ : @ + -)' },
+    ]);
+  }
+  if (!Number.isInteger(expires_in) || expires_in < TOKEN_LIFETIME.min || expires_in > TOKEN_LIFETIME.max) {
+    throw invalidInput(`expires_in must be a whole number of seconds from ${TOKEN_LIFETIME.min} to ${TOKEN_LIFETIME.max}`, [
+      { name: 'expires_in', reason: `must be an integer from ${TOKEN_LIFETIME.min} to ${TOKEN_LIFETIME.max}` },
+    ]);
+  }
+  return expires_in;
+}
+
+/**
+ * Issues a principal-bound token. Only its hash is stored; issuing names the principal, so it also
+ * enters the principal directory, in the same transaction.
+ */
+export async function issueUserToken(
+  db: Database,
+  organizationId: string,
+  request: NewUserBoundToken,
+  issuedBy: string,
+  now = Date.now(),
+): Promise<UserBoundToken> {
+  const lifetime = checkRequest(request);
+  const token = newSecret(USER_TOKEN_PREFIX);
+  const row = {
+    id: newId('tok', now),
+    organization_id: organizationId,
+    principal: request.principal,
+    token_hash: hashSecret(token),
+    issued_by: issuedBy,
+    expires_at: now + lifetime * 1000,
+    created_at: now,
+  };
+  await db.transaction(async (transaction) => {
+    await insertUserToken(db, row, transaction);
+    await recordPrincipalUse(db, organizationId, row.principal, now, transaction);
+  });
+  return { id: row.id, token, principal: row.principal, expires_at: iso(row.expires_at) };
+}
+
+/** Live tokens (neither expired nor revoked), newest first, never their secret. */
+export async function listHeldTokens(db: Database, organizationId: string, cursor?: string, now = Date.now()): Promise<HeldUserBoundTokens> {
+  const page = toPage(await pageHeldTokens(db, organizationId, now, decodeCursor(cursor)), (row) => row.id);
+  return {
+    tokens: page.items.map((row) => ({ id: row.id, principal: row.principal, expires_at: iso(row.expires_at), issued_by: row.issued_by })),
+    next_cursor: page.next_cursor,
+  };
+}
+
+/** Revocation is immediate: the auth lookup reads revoked_at on every request. */
+export async function revokeUserToken(db: Database, organizationId: string, id: string, now = Date.now()): Promise<void> {
+  if (!(await revokeUserTokenRow(db, organizationId, id, now))) {
+    throw new GatewayError('token_not_found', `no live token ${id} in this organization`);
+  }
+}

@@ -1,0 +1,26 @@
+import type { ServerRoute } from '@hapi/hapi';
+import Joi from 'joi';
+import type { Gateway } from '../../../domain/gateway.js';
+import { consumeRateLimit } from '../../../domain/rate-limits.js';
+import { issueUserToken, TOKEN_LIFETIME, type NewUserBoundToken } from '../../../domain/tokens.js';
+import { callerOf } from '../../auth.js';
+import { fields } from '../../fields.js';
+
+export const issueToken = (gateway: Gateway): ServerRoute => ({
+  method: 'POST',
+  path: '/v1/tokens',
+  options: {
+    validate: {
+      payload: Joi.object({
+        principal: fields.principal().required(),
+        expires_in: Joi.number().strict().integer().min(TOKEN_LIFETIME.min).max(TOKEN_LIFETIME.max),
+      }).required(),
+    },
+  },
+  async handler(request, h) {
+    const caller = callerOf(request);
+    await consumeRateLimit(gateway, 'tokens', caller);
+    const token = await issueUserToken(gateway.db, caller.organization.id, request.payload as NewUserBoundToken, caller.credentialId);
+    return h.response(token).code(201);
+  },
+});

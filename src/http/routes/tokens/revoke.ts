@@ -1,0 +1,16 @@
+import type { ServerRoute } from '@hapi/hapi';
+import Joi from 'joi';
+import type { Gateway } from '../../../domain/gateway.js';
+import { revokeUserToken } from '../../../domain/tokens.js';
+import { callerOf } from '../../auth.js';
+import { fields } from '../../fields.js';
+
+export const revokeToken = (gateway: Gateway): ServerRoute => ({
+  method: 'DELETE',
+  path: '/v1/tokens/{id}',
+  options: { validate: { params: Joi.object({ id: fields.pathId().required() }) } },
+  async handler(request, h) {
+    await revokeUserToken(gateway.db, callerOf(request).organization.id, request.params.id as string);
+    return h.response().code(204);
+  },
+});
