@@ -1,0 +1,67 @@
+/**
+ * Word classes discovery uses to read a job sentence (docs/discovery.md, "Action and object words").
+ * They are English function words and verbs, not catalog content: a catalog teaches discovery new words
+ * through its tasks' text and its `synonyms`, never through these lists.
+ */
+
+/** Dropped before ranking: articles, pronouns, auxiliaries, prepositions, conjunctions, politeness. */
+export const STOP_WORDS = [
+  'a', 'an', 'the', 'this', 'that', 'these', 'those', 'some', 'any', 'all', 'every', 'each', 'such',
+  'i', 'me', 'my', 'mine', 'myself', 'we', 'us', 'our', 'ours', 'you', 'your', 'yours', 'he', 'him', 'his',
+  'she', 'her', 'hers', 'it', 'its', 'they', 'them', 'their', 'theirs', 'someone', 'something', 'anything',
+  'be', 'am', 'is', 'are', 'was', 'were', 'been', 'being', 'do', 'does', 'did', 'done', 'doing', 'have', 'has',
+  'had', 'having', 'will', 'would', 'shall', 'should', 'can', 'could', 'may', 'might', 'must', 'going', 'gonna',
+  'let', 'lets', 'please', 'pls', 'kindly', 'thanks', 'thank', 'hey', 'hi', 'hello', 'ok', 'okay',
+  'want', 'wanna', 'need', 'like', 'love', 'wish', 'try', 'help', 'able',
+  'what', 'whats', 'which', 'who', 'whom', 'whose', 'when', 'where', 'why', 'how', 'whether',
+  'to', 'of', 'in', 'on', 'at', 'by', 'for', 'from', 'with', 'without', 'about', 'into', 'onto', 'over',
+  'under', 'up', 'down', 'out', 'off', 'as', 'than', 'then', 'so', 'too', 'very', 'just', 'also', 'only',
+  'and', 'or', 'but', 'nor', 'if', 'not', 'no', 'yes', 'there', 'here', 'again', 'via', 'per', 'using', 'use',
+  'much', 'many', 'more', 'most', 'other', 'another', 'same', 'own', 'way', 'thing', 'things',
+  'don', 'doesn', 'didn', 'isn', 'aren', 'wasn', 'won', 'cannot', 'wouldn', 'shouldn', 'couldn',
+  'know', 'tell', 'say', 'said', 'ask', 'quick', 'quickly', 'really', 'away', 'soon',
+];
+
+/**
+ * Verbs that do not decide the task: asking to see something (every data task answers a question) and
+ * light verbs whose object carries the meaning ("make a slug", "turn this into"). They help ranking
+ * ("list issues" over "create issue") but a task need not match them to qualify.
+ */
+export const NEUTRAL_VERBS = [
+  'get', 'fetch', 'show', 'find', 'look', 'lookup', 'check', 'see', 'give', 'read', 'retrieve', 'view',
+  'display', 'list', 'search', 'query', 'return', 'grab', 'obtain', 'pull', 'print', 'browse', 'inspect',
+  'describe', 'explore', 'discover', 'figure', 'learn', 'load', 'open', 'make', 'turn', 'put', 'take',
+  'bring', 'keep',
+];
+
+/**
+ * Verbs that change something or transform an input. A job naming one of these is only served by a task
+ * that matches at least one of the job's action words (directly or through a synonym).
+ */
+export const ACTION_VERBS = [
+  'send', 'post', 'create', 'add', 'write', 'compose', 'draft', 'delete', 'remove', 'erase',
+  'update', 'edit', 'change', 'modify', 'rename', 'set', 'upload', 'download', 'schedule', 'book', 'reserve',
+  'cancel', 'invite', 'share', 'publish', 'star', 'unstar', 'follow', 'unfollow', 'comment', 'reply',
+  'respond', 'close', 'reopen', 'merge', 'assign', 'label', 'archive', 'move', 'copy', 'translate',
+  'convert', 'shorten', 'encode', 'decode', 'encrypt', 'decrypt', 'hash', 'generate', 'calculate',
+  'compute', 'format', 'parse', 'validate', 'verify', 'transfer', 'pay', 'buy', 'purchase', 'order',
+  'sell', 'play', 'pause', 'call', 'notify', 'remind', 'mark', 'reset', 'start', 'stop', 'run', 'deploy',
+  'fork', 'clone', 'transcribe', 'summarize', 'summarise', 'resize', 'compress', 'sign', 'approve',
+  'reject', 'block', 'unblock', 'mute', 'subscribe', 'unsubscribe', 'join', 'leave', 'accept', 'decline',
+  'register', 'install', 'restart', 'sync', 'import', 'export', 'save', 'store', 'record', 'count', 'sort',
+  'split', 'round', 'slugify', 'capitalize', 'uppercase', 'lowercase', 'trim', 'escape', 'unescape',
+  'tweet', 'forward', 'attach', 'pin', 'unpin', 'react', 'rate', 'review', 'submit', 'fill',
+  'measure', 'shuffle', 'pick', 'roll', 'flip', 'draw', 'wrap', 'minify', 'prettify', 'beautify',
+];
+
+/**
+ * Words that qualify the job (when, which one) rather than name what it is about. They count for
+ * ranking but, like read verbs, are never the object a task must cover.
+ */
+export const MODIFIERS = [
+  'new', 'latest', 'recent', 'recently', 'current', 'currently', 'today', 'todays', 'tomorrow', 'tonight',
+  'yesterday', 'now', 'right', 'next', 'last', 'first', 'top', 'best', 'week', 'weekend', 'month', 'year',
+  'day', 'days', 'morning', 'afternoon', 'evening', 'later', 'single', 'one', 'specific',
+  'certain', 'given', 'particular', 'public', 'private', 'whole', 'full', 'entire', 'detail', 'details',
+  'info', 'information', 'data',
+];

@@ -1,0 +1,28 @@
+import type { ServerRoute } from '@hapi/hapi';
+import Joi from 'joi';
+import { discover as discoverTasks } from '../../../domain/discovery/discover.js';
+import type { Gateway } from '../../../domain/gateway.js';
+import { callerOf } from '../../auth.js';
+import { fields, headers } from '../../fields.js';
+
+/** A job is a sentence or two (docs/discovery.md); SPEC.md leaves the bound open. */
+const MAX_JOB_LENGTH = 500;
+
+export const discover = (gateway: Gateway): ServerRoute => ({
+  method: 'POST',
+  path: '/v1/discover',
+  options: {
+    plugins: { gateway: { userTokens: true } },
+    validate: {
+      headers: headers({ 'svc-principal': fields.principal() }),
+      payload: Joi.object({
+        task: fields.text(MAX_JOB_LENGTH).required(),
+        limit: Joi.number().integer().min(1).max(50).default(5),
+      }).required(),
+    },
+  },
+  handler: (request) => {
+    const { task, limit } = request.payload as { task: string; limit: number };
+    return discoverTasks(gateway, callerOf(request), { task, limit, principal: request.headers['svc-principal'] as string | undefined });
+  },
+});
