@@ -10,6 +10,7 @@ pg.types.setTypeParser(20, (value: string) => Number(value));
 export type Dialect = 'sqlite' | 'postgres';
 
 export interface Database {
+  url: string;
   sequelize: Sequelize;
   models: Models;
   dialect: Dialect;
@@ -64,6 +65,7 @@ export async function openDatabase(url: string): Promise<Database> {
   const models = defineModels(sequelize);
 
   const database: Database = {
+    url,
     sequelize,
     models,
     dialect,

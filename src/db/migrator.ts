@@ -1,6 +1,7 @@
 import type { QueryInterface } from 'sequelize';
 import { SequelizeStorage, Umzug, type MigrationFn } from 'umzug';
-import type { Database } from './database.js';
+import { sqliteStoragePath, type Database } from './database.js';
+import { withFileLock } from './migration-lock.js';
 import { migrations } from './migrations/index.js';
 
 export type Migration = MigrationFn<QueryInterface>;
@@ -18,14 +19,18 @@ function migrator(db: Database) {
 }
 
 /**
- * Applies pending migrations. On Postgres a session advisory lock makes concurrent starts
- * wait for each other instead of racing; SQLite serialises writers on the file itself.
+ * Applies pending migrations. Concurrent starts wait for each other instead of racing: on Postgres
+ * through a transaction-scoped advisory lock, on SQLite through a lock file beside the database.
  */
 export async function migrate(db: Database): Promise<string[]> {
-  if (db.dialect !== 'postgres') return (await migrator(db).up()).map((m) => m.name);
+  const apply = async () => (await migrator(db).up()).map((m) => m.name);
+  if (db.dialect === 'sqlite') {
+    const storage = sqliteStoragePath(db.url);
+    return storage === ':memory:' ? apply() : withFileLock(`${storage}.migrate.lock`, apply);
+  }
   return db.sequelize.transaction(async (transaction) => {
     await db.sequelize.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_ID})`, { transaction });
-    return (await migrator(db).up({})).map((m) => m.name);
+    return apply();
   });
 }
 
