@@ -1,7 +1,8 @@
 import type { Plugin } from '@hapi/hapi';
 import type { Gateway } from '../../domain/gateway.js';
+import { discoverRoutes } from './discover/index.js';
 import { systemRoutes } from './system/index.js';
 import { tokenRoutes } from './tokens/index.js';
 
 /** Every resource's plugin; the server registers them in this order. */
-export const routePlugins: Plugin<Gateway>[] = [systemRoutes, tokenRoutes];
+export const routePlugins: Plugin<Gateway>[] = [systemRoutes, tokenRoutes, discoverRoutes];
