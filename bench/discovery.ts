@@ -1,0 +1,116 @@
+/**
+ * Discovery timing on a generated catalog (issue 3, item 8: p99 <= 10 ms at 10,000 tasks).
+ *
+ *   node --import tsx bench/discovery.ts [tasks=10000] [rounds=2000]
+ *
+ * Prints the index build time and p50/p99 of the scoring call (`rank`, what a request costs once the
+ * index is built). `writeGeneratedCatalog` and `generatedJobs` let the HTTP benchmark load the same
+ * catalog through `catalog.files` and send the same jobs to POST /v1/discover.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildCatalog } from '../src/domain/catalog/load.js';
+import { buildIndex, rank } from '../src/domain/discovery/engine.js';
+
+const VERBS = ['get', 'list', 'create', 'update', 'delete', 'send', 'search', 'convert', 'archive', 'share', 'schedule', 'export'];
+const NOUNS = [
+  'invoice', 'customer', 'order', 'ticket', 'message', 'channel', 'file', 'folder', 'event', 'calendar', 'contact', 'lead',
+  'deal', 'issue', 'repository', 'branch', 'commit', 'release', 'payment', 'refund', 'subscription', 'product', 'price',
+  'shipment', 'parcel', 'route', 'station', 'flight', 'hotel', 'booking', 'review', 'playlist', 'track', 'album', 'video',
+  'photo', 'document', 'spreadsheet', 'note', 'task', 'project', 'board', 'card', 'comment', 'user', 'team', 'group',
+  'role', 'permission', 'report', 'metric', 'dashboard', 'alert', 'incident', 'log', 'server', 'domain', 'certificate',
+  'recipe', 'ingredient', 'exercise', 'workout', 'sleep', 'weather', 'forecast', 'stock', 'quote', 'currency', 'rate',
+];
+const ADJECTIVES = ['recent', 'open', 'archived', 'shared', 'private', 'public', 'daily', 'monthly', 'pending', 'active', 'draft', 'starred'];
+
+/** A deterministic pseudo-random sequence, so every run measures the same catalog and jobs. */
+function sequence(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+const pick = <T>(random: () => number, list: T[]): T => list[Math.floor(random() * list.length)];
+
+/** A valid catalog file of `size` data tasks over `size / 50` providers, shaped like real task text. */
+export function generatedCatalog(size: number) {
+  const random = sequence(42);
+  const providerCount = Math.max(1, Math.ceil(size / 50));
+  const providers = Array.from({ length: providerCount }, (_, p) => ({
+    slug: `bench-${p}`,
+    name: `Bench Provider ${p}`,
+    base_url: 'http://127.0.0.1:9',
+    auth: { type: 'none' },
+  }));
+  const tasks = Array.from({ length: size }, (_, t) => {
+    const verb = pick(random, VERBS);
+    const noun = pick(random, NOUNS);
+    const other = pick(random, NOUNS);
+    const adjective = pick(random, ADJECTIVES);
+    const provider = providers[t % providerCount].slug;
+    return {
+      id: `${provider}.${noun}.${verb}_${t}`,
+      provider,
+      capability: `${noun}.${verb}`,
+      kind: 'data',
+      title: `${verb[0].toUpperCase()}${verb.slice(1)} ${adjective} ${noun}s`,
+      description: `${verb[0].toUpperCase()}${verb.slice(1)}s the ${adjective} ${noun}s of a ${other}, with their ${pick(random, NOUNS)} and ${pick(random, NOUNS)} details.`,
+      keywords: [noun, other, adjective],
+      input: { type: 'object' },
+      request: { method: 'GET', path: `/${noun}s` },
+    };
+  });
+  return { providers, tasks };
+}
+
+export function writeGeneratedCatalog(file: string, size: number): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify(generatedCatalog(size)));
+}
+
+/** Plain-language jobs over the generated vocabulary, some with names and numbers as real jobs have. */
+export function generatedJobs(count: number): string[] {
+  const random = sequence(7);
+  const shapes = [
+    (v: string, a: string, n: string, o: string) => `${v} my ${a} ${n}s for the ${o}`,
+    (v: string, a: string, n: string) => `please ${v} the ${n} called Quarterly Plan`,
+    (_v: string, a: string, n: string, o: string) => `what are the ${a} ${n}s of ${o} 42`,
+    (v: string, _a: string, n: string, o: string) => `can you ${v} a ${n} and a ${o} for Alice tomorrow`,
+  ];
+  return Array.from({ length: count }, () => pick(random, shapes)(pick(random, VERBS), pick(random, ADJECTIVES), pick(random, NOUNS), pick(random, NOUNS)));
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+export function benchDiscovery(size: number, rounds: number) {
+  const file = fileURLToPath(new URL(`../data/bench-discovery-${size}.json`, import.meta.url));
+  writeGeneratedCatalog(file, size);
+  const { catalog } = buildCatalog([file]);
+  const builtAt = process.hrtime.bigint();
+  const index = buildIndex(catalog);
+  const buildMs = Number(process.hrtime.bigint() - builtAt) / 1e6;
+  const jobs = generatedJobs(200);
+  for (let i = 0; i < 200; i += 1) rank(index, jobs[i % jobs.length], 5);
+  const times: number[] = [];
+  for (let i = 0; i < rounds; i += 1) {
+    const started = process.hrtime.bigint();
+    rank(index, jobs[i % jobs.length], 5);
+    times.push(Number(process.hrtime.bigint() - started) / 1e6);
+  }
+  times.sort((a, b) => a - b);
+  return { tasks: index.tasks.length, buildMs, p50Ms: percentile(times, 50), p99Ms: percentile(times, 99) };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const [size = 10000, rounds = 2000] = process.argv.slice(2).map(Number);
+  const result = benchDiscovery(size, rounds);
+  console.log(
+    `discovery over ${result.tasks} active tasks: index built in ${result.buildMs.toFixed(0)} ms; ` +
+      `rank p50 ${result.p50Ms.toFixed(3)} ms, p99 ${result.p99Ms.toFixed(3)} ms (${rounds} jobs)`,
+  );
+}
