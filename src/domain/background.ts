@@ -1,4 +1,5 @@
 import type { Gateway } from './gateway.js';
+import { webhookDeliveryTask } from './webhooks/worker.js';
 
 /** Work a `serve` process runs beside the HTTP server (sweeps at start, periodic scans, delivery workers). */
 export interface BackgroundTask {
@@ -7,7 +8,7 @@ export interface BackgroundTask {
 }
 
 /** Later features add their task here; each starts when `serve` starts and stops before the database closes. */
-export const backgroundTasks: BackgroundTask[] = [];
+export const backgroundTasks: BackgroundTask[] = [webhookDeliveryTask];
 
 export async function startBackground(gateway: Gateway): Promise<{ stop(): Promise<void> }> {
   const running: Array<{ stop(): Promise<void> }> = [];

@@ -5,6 +5,7 @@ import * as createCallers from './2026.11.22T01.00.00.create-callers.js';
 import * as createAudit from './2026.11.22T01.10.00.create-audit.js';
 import * as createConnections from './2026.11.22T01.20.00.create-connections.js';
 import * as createWebhooks from './2026.11.22T01.30.00.create-webhooks.js';
+import * as webhookDeliveryLeases from './2026.11.22T02.50.00.webhook-delivery-leases.js';
 
 type Module = { up: Migration; down: Migration };
 
@@ -14,6 +15,7 @@ const modules: Array<[string, Module]> = [
   ['2026.11.22T01.10.00.create-audit', createAudit],
   ['2026.11.22T01.20.00.create-connections', createConnections],
   ['2026.11.22T01.30.00.create-webhooks', createWebhooks],
+  ['2026.11.22T02.50.00.webhook-delivery-leases', webhookDeliveryLeases],
 ];
 
 export const migrations: RunnableMigration<QueryInterface>[] = modules.map(([name, module]) => ({

@@ -3,6 +3,7 @@ import type { Gateway } from '../../domain/gateway.js';
 import { discoverRoutes } from './discover/index.js';
 import { systemRoutes } from './system/index.js';
 import { tokenRoutes } from './tokens/index.js';
+import { webhookRoutes } from './webhooks/index.js';
 
 /** Every resource's plugin; the server registers them in this order. */
-export const routePlugins: Plugin<Gateway>[] = [systemRoutes, tokenRoutes, discoverRoutes];
+export const routePlugins: Plugin<Gateway>[] = [systemRoutes, tokenRoutes, discoverRoutes, webhookRoutes];

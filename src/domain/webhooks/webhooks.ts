@@ -1,0 +1,96 @@
+import type { Database } from '../../db/database.js';
+import { deleteWebhookRow, findLiveWebhook, insertWebhookWithinCap, listLiveWebhooks, type WebhookSummaryRow } from '../../db/repos/webhooks.js';
+import { listRecentDeliveries, type DeliveryListRow } from '../../db/repos/webhook-deliveries.js';
+import { GatewayError } from '../errors.js';
+import type { Gateway } from '../gateway.js';
+import { newId } from '../ids.js';
+import { newSigningSecret } from './signing.js';
+import { checkWebhookTarget } from './targets.js';
+
+/** SPEC.md Webhook. */
+export interface Webhook {
+  id: string;
+  url: string;
+  created_at: string;
+}
+
+/** SPEC.md WebhookCreated: the only time the signing secret is shown. */
+export interface WebhookCreated extends Webhook {
+  secret: string;
+}
+
+/** SPEC.md WebhookDelivery. */
+export interface WebhookDelivery {
+  id: string;
+  event_id: string;
+  event: string;
+  state: DeliveryListRow['state'];
+  attempts: number;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** GET /v1/webhooks/{id}/deliveries shows this many of the most recent deliveries (docs/webhooks.md). */
+export const DELIVERIES_SHOWN = 100;
+
+const iso = (ms: number) => new Date(Number(ms)).toISOString();
+
+function presentWebhook(row: WebhookSummaryRow): Webhook {
+  return { id: row.id, url: row.url, created_at: iso(row.created_at) };
+}
+
+function presentDelivery(row: DeliveryListRow): WebhookDelivery {
+  return {
+    id: row.id,
+    event_id: row.event_id,
+    event: row.event,
+    state: row.state,
+    attempts: Number(row.attempts),
+    last_status: row.last_status === null ? null : Number(row.last_status),
+    last_error: row.last_error,
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+  };
+}
+
+/**
+ * Registers a webhook after checking its target (422 webhook_target_refused) and the organization's
+ * cap (409 webhook_limit_reached). The secret is stored encrypted and returned only here.
+ */
+export async function createWebhook(gateway: Gateway, organizationId: string, rawUrl: string): Promise<WebhookCreated> {
+  const { webhooks } = gateway.config;
+  const url = await checkWebhookTarget(rawUrl, webhooks.allow_private_targets);
+  const now = Date.now();
+  const secret = newSigningSecret();
+  const row = { id: newId('wh', now), organization_id: organizationId, url, secret: gateway.keyring.encrypt(secret), created_at: now };
+  if (!(await insertWebhookWithinCap(gateway.db, row, webhooks.max_per_org))) {
+    throw new GatewayError(
+      'webhook_limit_reached',
+      `this organization already has ${webhooks.max_per_org} webhooks, the most allowed; delete one first`,
+    );
+  }
+  return { ...presentWebhook(row), secret };
+}
+
+export async function listWebhooks(db: Database, organizationId: string): Promise<Webhook[]> {
+  return (await listLiveWebhooks(db, organizationId)).map(presentWebhook);
+}
+
+function notFound(id: string): GatewayError {
+  return new GatewayError('webhook_not_found', `no webhook ${id} in this organization`);
+}
+
+/** Deletes a webhook; its pending deliveries end as failed and are never sent. */
+export async function deleteWebhook(db: Database, organizationId: string, id: string): Promise<Webhook> {
+  const row = await deleteWebhookRow(db, organizationId, id, Date.now());
+  if (!row) throw notFound(id);
+  return presentWebhook(row);
+}
+
+/** The webhook's most recent deliveries (at most DELIVERIES_SHOWN), newest first. */
+export async function listDeliveries(db: Database, organizationId: string, webhookId: string): Promise<WebhookDelivery[]> {
+  if (!(await findLiveWebhook(db, organizationId, webhookId))) throw notFound(webhookId);
+  return (await listRecentDeliveries(db, webhookId, DELIVERIES_SHOWN)).map(presentDelivery);
+}

@@ -1,0 +1,165 @@
+import { randomBytes } from 'node:crypto';
+import { Agent, request } from 'undici';
+import { claimDueDeliveries, recordAttempt, type AttemptRecord, type ClaimedDelivery } from '../../db/repos/webhook-deliveries.js';
+import type { BackgroundTask } from '../background.js';
+import type { Gateway } from '../gateway.js';
+import { retryAfterMs, retryDelay } from './schedule.js';
+import { signedHeaders } from './signing.js';
+import { deliveryGuard } from './targets.js';
+
+/** Attempts one process runs at once; an internal safety cap, not a product limit. */
+const MAX_IN_FLIGHT = 16;
+
+/**
+ * A lease outlives the attempt's own timeout by this margin, so recording the result never races a
+ * second worker; a process killed mid-attempt has its rows claimed again once the lease lapses.
+ */
+const LEASE_MARGIN_MS = 5000;
+
+/** Bytes of a receiver's answer read before the connection is let go; the body itself is not kept. */
+const MAX_ANSWER_BYTES = 64 * 1024;
+
+const USER_AGENT = 'task-gateway-webhooks/1';
+
+interface Outcome {
+  status: number | null;
+  error: string | null;
+  retryAfter: number | null;
+}
+
+/** A short, secret-free description of why an attempt got no answer, fit for last_error. */
+function describeFailure(err: unknown, timeoutMs: number): string {
+  const error = err as { name?: string; code?: string; message?: string };
+  if (error.code === 'ETARGETREFUSED') return `target refused: ${error.message}`;
+  if (error.name === 'TimeoutError' || error.code === 'UND_ERR_CONNECT_TIMEOUT') return `no answer within ${timeoutMs} ms`;
+  if (error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') return 'host does not resolve';
+  if (error.code === 'ECONNREFUSED') return 'connection refused';
+  if (error.code === 'ECONNRESET' || error.code === 'UND_ERR_SOCKET') return 'connection closed by the receiver';
+  if (error.code && /CERT|TLS|SSL/.test(error.code)) return `TLS failure (${error.code})`;
+  return `request failed (${error.code ?? error.name ?? 'error'})`;
+}
+
+/**
+ * The delivery worker every `gateway serve` process runs: it leases due deliveries, POSTs each signed
+ * event, and records the outcome (delivered on 2xx; otherwise retried on the schedule of
+ * schedule.ts, honouring Retry-After, until webhooks.max_attempts, then failed). Stopping it stops
+ * claiming and waits for the attempts in flight, each bounded by webhooks.timeout_ms.
+ */
+export function startDeliveryWorker(gateway: Gateway): { stop(): Promise<void> } {
+  const { db, keyring, log } = gateway;
+  const settings = gateway.config.webhooks;
+  const guard = deliveryGuard(settings.allow_private_targets);
+  // Redirects are not followed (undici's default): a 3xx is a failed attempt, never a hop elsewhere.
+  const agent = new Agent({ connect: { lookup: guard.lookup, timeout: settings.timeout_ms } });
+  const inFlight = new Set<Promise<void>>();
+  let stopping = false;
+  let wake: (() => void) | null = null;
+
+  async function send(delivery: ClaimedDelivery): Promise<Outcome> {
+    const url = new URL(delivery.url);
+    const refusal = guard.hostRefusal(url);
+    if (refusal) return { status: null, error: `target refused: ${refusal}`, retryAfter: null };
+    try {
+      const headers = signedHeaders(keyring.decrypt(delivery.secret), delivery.event_id, delivery.payload, new Date());
+      const answer = await request(url, {
+        method: 'POST',
+        dispatcher: agent,
+        headers: { ...headers, 'content-type': 'application/json', 'user-agent': USER_AGENT },
+        body: delivery.payload,
+        signal: AbortSignal.timeout(settings.timeout_ms),
+      });
+      await answer.body.dump({ limit: MAX_ANSWER_BYTES }).catch(() => undefined);
+      const ok = answer.statusCode >= 200 && answer.statusCode < 300;
+      return {
+        status: answer.statusCode,
+        error: ok ? null : `receiver answered HTTP ${answer.statusCode}`,
+        retryAfter: ok ? null : retryAfterMs(answer.headers['retry-after'], Date.now()),
+      };
+    } catch (err) {
+      return { status: null, error: describeFailure(err, settings.timeout_ms), retryAfter: null };
+    }
+  }
+
+  function nextRecord(delivery: ClaimedDelivery, outcome: Outcome, now: number): AttemptRecord {
+    const attempts = Number(delivery.attempts) + 1;
+    const result = { last_status: outcome.status, last_error: outcome.error };
+    if (outcome.error === null) return { ...result, state: 'delivered', next_attempt_at: now };
+    if (attempts >= settings.max_attempts) return { ...result, state: 'failed', next_attempt_at: now };
+    const delay = Math.max(retryDelay(attempts, settings.retry_base_ms), outcome.retryAfter ?? 0);
+    return { ...result, state: 'pending', next_attempt_at: now + delay };
+  }
+
+  async function attempt(delivery: ClaimedDelivery): Promise<void> {
+    const outcome = await send(delivery);
+    const now = Date.now();
+    const record = nextRecord(delivery, outcome, now);
+    const written = await recordAttempt(db, delivery.id, delivery.lease_token, record, now);
+    log.info(
+      { delivery: delivery.id, event: delivery.event_id, status: outcome.status, state: record.state, recorded: written },
+      'webhook attempt',
+    );
+  }
+
+  function launch(delivery: ClaimedDelivery): void {
+    const running: Promise<void> = attempt(delivery)
+      .catch((err: Error) => log.warn({ delivery: delivery.id, error: err.name }, 'webhook attempt not recorded; its lease will lapse'))
+      .finally(() => {
+        inFlight.delete(running);
+        wake?.();
+      });
+    inFlight.add(running);
+  }
+
+  /** Claims what fits in the free slots; true when it filled them (more may be due at once). */
+  async function claimAndLaunch(): Promise<boolean> {
+    const capacity = MAX_IN_FLIGHT - inFlight.size;
+    if (capacity <= 0) return false;
+    const now = Date.now();
+    const claimed = await claimDueDeliveries(db, {
+      now,
+      leaseUntil: now + settings.timeout_ms + LEASE_MARGIN_MS,
+      leaseToken: randomBytes(16).toString('hex'),
+      limit: capacity,
+    });
+    claimed.forEach(launch);
+    return claimed.length === capacity;
+  }
+
+  function pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  const loop = (async () => {
+    while (!stopping) {
+      let more = false;
+      try {
+        more = await claimAndLaunch();
+      } catch (err) {
+        log.warn({ error: (err as Error).name }, 'claiming webhook deliveries failed; retrying');
+      }
+      if (!more && !stopping) await pause(settings.poll_interval_ms);
+      wake = null;
+    }
+  })();
+
+  return {
+    async stop() {
+      stopping = true;
+      wake?.();
+      await loop;
+      await Promise.all(inFlight);
+      await agent.close();
+    },
+  };
+}
+
+export const webhookDeliveryTask: BackgroundTask = {
+  name: 'webhook-deliveries',
+  start: async (gateway) => startDeliveryWorker(gateway),
+};

@@ -1,0 +1,15 @@
+import type { ServerRoute } from '@hapi/hapi';
+import Joi from 'joi';
+import type { Gateway } from '../../../domain/gateway.js';
+import { listDeliveries } from '../../../domain/webhooks/webhooks.js';
+import { callerOf } from '../../auth.js';
+import { fields } from '../../fields.js';
+
+export const listDeliveriesRoute = (gateway: Gateway): ServerRoute => ({
+  method: 'GET',
+  path: '/v1/webhooks/{id}/deliveries',
+  options: { validate: { params: Joi.object({ id: fields.pathId().required() }) } },
+  handler: async (request) => ({
+    deliveries: await listDeliveries(gateway.db, callerOf(request).organization.id, request.params.id as string),
+  }),
+});

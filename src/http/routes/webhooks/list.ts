@@ -1,0 +1,10 @@
+import type { ServerRoute } from '@hapi/hapi';
+import type { Gateway } from '../../../domain/gateway.js';
+import { listWebhooks } from '../../../domain/webhooks/webhooks.js';
+import { callerOf } from '../../auth.js';
+
+export const listWebhooksRoute = (gateway: Gateway): ServerRoute => ({
+  method: 'GET',
+  path: '/v1/webhooks',
+  handler: async (request) => ({ webhooks: await listWebhooks(gateway.db, callerOf(request).organization.id) }),
+});
