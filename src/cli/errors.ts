@@ -1,10 +1,11 @@
 import { ConfigError } from '../config/load.js';
 import { DatabaseUnavailable } from '../db/database.js';
+import { CatalogError } from '../domain/catalog/load.js';
 import { GatewayError } from '../domain/errors.js';
 
 /** The one error handler of every command: one clear line on stderr, a non-zero exit, never a stack. */
 export function handleError(error: unknown): never {
-  if (error instanceof ConfigError) {
+  if (error instanceof ConfigError || error instanceof CatalogError) {
     process.stderr.write(`gateway: ${error.message}\n`);
     process.exit(2);
   }

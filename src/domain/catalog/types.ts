@@ -8,8 +8,12 @@ export type TaskStatus = 'active' | 'retired' | 'broken';
 
 export type ProviderAuth =
   | { type: 'none' }
-  /** `template` renders the secret into `header`, e.g. header Authorization, template "Bearer {secret}". */
-  | { type: 'api_key'; header: string; template: string }
+  /**
+   * `template` renders the secret into `header`, e.g. header Authorization, template "Bearer {secret}";
+   * providers that take the key only in the URL (OpenWeatherMap's `appid`) name a `query` parameter instead.
+   * Exactly one of `header` and `query` is set.
+   */
+  | { type: 'api_key'; header?: string; query?: string; template: string }
   | {
       type: 'oauth2';
       authorize_url: string;
@@ -46,6 +50,13 @@ export interface Provider {
   managed_oauth_app?: { client_id_env: string; client_secret_env: string };
   zero_retention: boolean;
   probe?: ProviderProbe;
+  /** Static headers sent on every request to the provider, probes included (e.g. GitHub's Accept and API version). */
+  headers?: Record<string, string>;
+  /**
+   * The platform credential's value, read from `platform_credential.env` when the catalog loaded; undefined
+   * when unset. A function so it never serialises into a response, log, capture or the version hash.
+   */
+  platformSecret?: () => string | undefined;
 }
 
 export interface TaskRequest {
@@ -56,7 +67,17 @@ export interface TaskRequest {
   query?: Record<string, string>;
   /** Static extra headers, e.g. Accept. */
   headers?: Record<string, string>;
+  /**
+   * Body template for POST, PUT and PATCH (docs/catalog.md): a string that is exactly `{field}` becomes the
+   * input value (left out when absent), `{field}` inside a longer string is interpolated, and
+   * `{$base64url: "..."}` encodes its rendered string. Without it the body is the input minus the path fields.
+   */
+  body?: JsonTemplate;
+  /** `json` (default) or `form` (application/x-www-form-urlencoded, nested keys in brackets as Stripe expects). */
+  body_encoding?: 'json' | 'form';
 }
+
+export type JsonTemplate = string | number | boolean | null | JsonTemplate[] | { [key: string]: JsonTemplate };
 
 export type JsonSchema = Record<string, unknown>;
 
