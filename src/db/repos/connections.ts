@@ -40,6 +40,12 @@ export async function findConnection(db: Database, organizationId: string, id: s
   return rows[0] ?? null;
 }
 
+/** A connection by id alone, for work that starts from a connection (a refused credential, a refresh). */
+export async function findConnectionById(db: Database, id: string, t?: Transaction): Promise<ConnectionRow | null> {
+  const rows = await db.select<ConnectionRow>('SELECT * FROM connections WHERE id = $1', [id], t);
+  return rows[0] ?? null;
+}
+
 /** The newest connection of one provider account for a principal, in any status. */
 export async function findConnectionByAccount(
   db: Database,

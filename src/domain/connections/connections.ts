@@ -1,0 +1,266 @@
+import type { Transaction } from 'sequelize';
+import { lastCallOfConnection } from '../../db/repos/calls.js';
+import {
+  changeConnectionStatus,
+  findConnection,
+  findConnectionByAccount,
+  findConnectionById,
+  grantsOfConnection,
+  insertConnection,
+  insertGrant,
+  liveConnections,
+  pageConnections,
+  reactivateConnection,
+  revokeGrantsOfConnection,
+  setConnectionLabel,
+  setDefaultConnection,
+  updateActiveGrantScopes,
+} from '../../db/repos/connections.js';
+import type { Caller } from '../callers.js';
+import { GatewayError, invalidInput } from '../errors.js';
+import type { Gateway } from '../gateway.js';
+import { newId } from '../ids.js';
+import { decodeCursor, toPage } from '../paging.js';
+import { actingPrincipal, listPrincipal } from '../principals.js';
+import { recordPrincipalUse } from '../principal-directory.js';
+import { consumeRateLimit } from '../rate-limits.js';
+import { emitConnectionEvent, type ConnectionEvent } from '../webhooks/events.js';
+import { sealCredential, secretOf, type StoredCredential } from './credentials.js';
+import { presentConnection, presentConnectionDetail, type Connection, type ConnectionDetail } from './present.js';
+import { revokeAtProvider } from './oauth.js';
+import { probeCredential } from './probe.js';
+
+/** POST /v1/connections body (DESIGN.md section 7); `expires_at` of OAuth tokens is an ISO 8601 time. */
+export interface NewConnection {
+  provider: string;
+  principal?: string;
+  credential: string | { access_token: string; refresh_token?: string; expires_at?: string; scopes?: string[] };
+  label?: string;
+}
+
+export interface ConnectionChange {
+  label?: string | null;
+  default?: true;
+}
+
+/** A provider account to attach to a principal: from POST /v1/connections or a completed consent. */
+export interface ConsentedConnection {
+  organizationId: string;
+  principal: string;
+  provider: string;
+  /** The provider's stable account id; the same account for the same principal restores the same connection. */
+  accountId: string | null;
+  label: string | null;
+  credential: StoredCredential;
+  scopes: string[];
+}
+
+function provided(gateway: Gateway, slug: string) {
+  const provider = gateway.catalog.providers.get(slug);
+  if (!provider) throw invalidInput(`provider ${slug} is not in the catalog`, [{ name: 'provider', reason: 'unknown provider' }]);
+  if (provider.auth.type === 'none') {
+    throw invalidInput(`provider ${slug} needs no credential`, [{ name: 'provider', reason: 'takes no credential' }]);
+  }
+  return provider;
+}
+
+function storedCredential(auth: 'api_key' | 'oauth2', credential: NewConnection['credential']): StoredCredential {
+  if (auth === 'api_key') {
+    if (typeof credential !== 'string') {
+      throw invalidInput('this provider takes an API key: send credential as a string', [{ name: 'credential', reason: 'must be a string' }]);
+    }
+    return { type: 'api_key', secret: credential };
+  }
+  if (typeof credential === 'string') {
+    throw invalidInput('this provider takes OAuth2 tokens: send credential as {access_token, refresh_token?, expires_at?, scopes?}', [
+      { name: 'credential', reason: 'must be an object' },
+    ]);
+  }
+  return {
+    type: 'oauth2',
+    access_token: credential.access_token,
+    ...(credential.refresh_token !== undefined ? { refresh_token: credential.refresh_token } : {}),
+    ...(credential.expires_at !== undefined ? { expires_at: Date.parse(credential.expires_at) } : {}),
+    ...(credential.scopes !== undefined ? { scopes: credential.scopes } : {}),
+  };
+}
+
+/**
+ * POST /v1/connections: checks the credential with the provider's probe, then attaches it to the principal
+ * (default `organization`). An OAuth2 credential without `scopes` is taken to carry the provider's default scopes.
+ */
+export async function createConnection(gateway: Gateway, caller: Caller, body: NewConnection, now = Date.now()): Promise<Connection> {
+  const provider = provided(gateway, body.provider);
+  const principal = actingPrincipal(caller, body.principal);
+  const credential = storedCredential(provider.auth.type as 'api_key' | 'oauth2', body.credential);
+  await consumeRateLimit(gateway, 'connections', caller, now);
+  const account = await probeCredential(provider, secretOf(credential), gateway.config.upstream.timeout_ms);
+  const scopes = credential.type === 'oauth2' ? credential.scopes ?? (provider.auth.type === 'oauth2' ? provider.auth.scopes : []) : [];
+  return saveConsentedConnection(gateway, {
+    organizationId: caller.organization.id,
+    principal,
+    provider: provider.slug,
+    accountId: account.account_id,
+    label: body.label ?? account.account_name,
+    credential,
+    scopes,
+  }, now);
+}
+
+/**
+ * Attaches a provider account to a principal, in one transaction with its grant and event: a new account
+ * is a new connection (`connection.created`); an account the principal already had comes back under the
+ * same id (`connection.restored` when it was revoked or needed re-auth; a fresh credential, no event,
+ * when it was active). A principal's only live connection to a provider is its default.
+ */
+export async function saveConsentedConnection(gateway: Gateway, attach: ConsentedConnection, now = Date.now()): Promise<Connection> {
+  const { db } = gateway;
+  const sealed = sealCredential(gateway.keyring, attach.credential);
+  const expiresAt = attach.credential.type === 'oauth2' ? attach.credential.expires_at ?? null : null;
+  const scopes = JSON.stringify(attach.scopes);
+  const row = await db.transaction(async (t) => {
+    const { organizationId, principal, provider } = attach;
+    const existing = attach.accountId === null ? null : await findConnectionByAccount(db, organizationId, principal, provider, attach.accountId, t);
+    const live = await liveConnections(db, organizationId, principal, provider, t);
+    let event: ConnectionEvent | null;
+    let id: string;
+    if (existing) {
+      id = existing.id;
+      const othersLive = live.filter((c) => c.id !== existing.id).length;
+      const isDefault = existing.status === 'revoked' ? Number(othersLive === 0) : Number(existing.is_default);
+      await reactivateConnection(db, id, {
+        label: attach.label ?? existing.label,
+        scopes,
+        is_default: isDefault,
+        credential: sealed,
+        credential_expires_at: expiresAt,
+        updated_at: now,
+      }, t);
+      if ((await updateActiveGrantScopes(db, id, scopes, now, t)) === 0) await writeGrant(gateway, attach, id, scopes, now, t);
+      event = existing.status === 'active' ? null : 'connection.restored';
+    } else {
+      id = newId('conn', now);
+      await insertConnection(db, {
+        id,
+        organization_id: organizationId,
+        provider,
+        principal,
+        account_id: attach.accountId,
+        label: attach.label,
+        status: 'active',
+        scopes,
+        is_default: Number(live.length === 0),
+        credential: sealed,
+        credential_expires_at: expiresAt,
+        created_at: now,
+        updated_at: now,
+        last_used_at: null,
+      }, t);
+      await writeGrant(gateway, attach, id, scopes, now, t);
+      event = 'connection.created';
+    }
+    const saved = (await findConnection(db, organizationId, id, t))!;
+    if (event) await emitConnectionEvent(db, t, organizationId, event, presentConnection(saved));
+    await recordPrincipalUse(db, organizationId, principal, now, t);
+    return saved;
+  });
+  return presentConnection(row);
+}
+
+async function writeGrant(gateway: Gateway, attach: ConsentedConnection, connectionId: string, scopes: string, now: number, t: Transaction) {
+  await insertGrant(gateway.db, {
+    id: newId('grant', now),
+    organization_id: attach.organizationId,
+    principal: attach.principal,
+    provider: attach.provider,
+    connection_id: connectionId,
+    scopes,
+    state: 'active',
+    created_at: now,
+    updated_at: now,
+  }, t);
+}
+
+/**
+ * The provider refused a connection's credential (or its refresh): status needs_reauth and one
+ * `connection.needs_reauth` event. A connection already needing re-auth (or revoked) is left as it is.
+ */
+export async function markNeedsReauth(gateway: Gateway, connectionId: string, now = Date.now()): Promise<void> {
+  const { db } = gateway;
+  await db.transaction(async (t) => {
+    if (!(await changeConnectionStatus(db, connectionId, ['active'], 'needs_reauth', now, t))) return;
+    const row = (await findConnectionById(db, connectionId, t))!;
+    await emitConnectionEvent(db, t, row.organization_id, 'connection.needs_reauth', presentConnection(row));
+  });
+}
+
+/** A connection of the organization; `principal` set (a token's own) hides everyone else's as not found. */
+async function visibleConnection(gateway: Gateway, organizationId: string, id: string, principal: string | null, t?: Transaction) {
+  const row = await findConnection(gateway.db, organizationId, id, t);
+  if (!row || (principal !== null && row.principal !== principal)) {
+    throw new GatewayError('connection_not_found', `no connection ${id} in this organization`);
+  }
+  return row;
+}
+
+export async function listConnections(
+  gateway: Gateway,
+  caller: Caller,
+  query: { principal?: string; provider?: string; cursor?: string },
+): Promise<{ connections: Connection[]; next_cursor: string | null }> {
+  const principal = listPrincipal(caller, query.principal);
+  const rows = await pageConnections(gateway.db, caller.organization.id, { principal, provider: query.provider }, decodeCursor(query.cursor));
+  const page = toPage(rows, (row) => row.id);
+  return { connections: page.items.map(presentConnection), next_cursor: page.next_cursor };
+}
+
+export async function getConnection(gateway: Gateway, caller: Caller, id: string): Promise<ConnectionDetail> {
+  const row = await visibleConnection(gateway, caller.organization.id, id, caller.principal);
+  const [grants, lastCall] = await Promise.all([grantsOfConnection(gateway.db, id), lastCallOfConnection(gateway.db, caller.organization.id, id)]);
+  return presentConnectionDetail(row, grants, lastCall);
+}
+
+/** PATCH: a new label, and/or this connection becomes its principal's default for the provider. */
+export async function changeConnection(gateway: Gateway, caller: Caller, id: string, change: ConnectionChange, now = Date.now()): Promise<Connection> {
+  const { db } = gateway;
+  const row = await db.transaction(async (t) => {
+    const current = await visibleConnection(gateway, caller.organization.id, id, caller.principal, t);
+    if (change.default && current.status === 'revoked') {
+      throw invalidInput('a revoked connection cannot be the default', [{ name: 'default', reason: 'the connection is revoked' }]);
+    }
+    if (change.label !== undefined) await setConnectionLabel(db, id, change.label, now, t);
+    if (change.default) await setDefaultConnection(db, current.organization_id, current.principal, current.provider, id, now, t);
+    return (await findConnection(db, current.organization_id, id, t))!;
+  });
+  return presentConnection(row);
+}
+
+/**
+ * Revokes a connection: status revoked, its grant revoked, `connection.revoked`, in one transaction;
+ * then, best effort, at the provider. Revoking the default leaves the one remaining connection as the
+ * default, or none when several remain (runs then answer connection_ambiguous). Past calls keep naming
+ * it. Revoking a revoked connection changes nothing. `principal` set limits it to that principal's.
+ */
+export async function revokeConnection(
+  gateway: Gateway,
+  organizationId: string,
+  id: string,
+  principal: string | null = null,
+  now = Date.now(),
+): Promise<Connection> {
+  const { db } = gateway;
+  const { row, revoked } = await db.transaction(async (t) => {
+    const current = await visibleConnection(gateway, organizationId, id, principal, t);
+    if (!(await changeConnectionStatus(db, id, ['active', 'needs_reauth'], 'revoked', now, t))) return { row: current, revoked: false };
+    await revokeGrantsOfConnection(db, id, now, t);
+    if (Number(current.is_default) === 1) {
+      const remaining = await liveConnections(db, organizationId, current.principal, current.provider, t);
+      if (remaining.length === 1) await setDefaultConnection(db, organizationId, current.principal, current.provider, remaining[0].id, now, t);
+    }
+    const updated = (await findConnection(db, organizationId, id, t))!;
+    await emitConnectionEvent(db, t, organizationId, 'connection.revoked', presentConnection(updated));
+    return { row: updated, revoked: true };
+  });
+  if (revoked) await revokeAtProvider(gateway, row);
+  return presentConnection(row);
+}

@@ -1,0 +1,54 @@
+import type { CallRow } from '../../db/repos/calls.js';
+import type { ConnectionRow, ConnectionStatus, GrantRow } from '../../db/repos/connections.js';
+
+/** The public Connection record: what the API, webhooks and hosted pages show. Never a secret. */
+export interface Connection {
+  id: string;
+  provider: string;
+  principal: string;
+  account_id: string | null;
+  label: string | null;
+  status: ConnectionStatus;
+  scopes: string[];
+  default: boolean;
+  created_at: string;
+  updated_at: string;
+  last_used_at: string | null;
+}
+
+export interface ConnectionDetail extends Connection {
+  grants: Array<{ id: string; scopes: string[]; state: GrantRow['state']; created_at: string; updated_at: string }>;
+  last_call: { id: string; task: string; outcome: CallRow['outcome']; created_at: string } | null;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export function presentConnection(row: ConnectionRow): Connection {
+  return {
+    id: row.id,
+    provider: row.provider,
+    principal: row.principal,
+    account_id: row.account_id,
+    label: row.label,
+    status: row.status,
+    scopes: JSON.parse(row.scopes) as string[],
+    default: Number(row.is_default) === 1,
+    created_at: iso(Number(row.created_at)),
+    updated_at: iso(Number(row.updated_at)),
+    last_used_at: row.last_used_at === null ? null : iso(Number(row.last_used_at)),
+  };
+}
+
+export function presentConnectionDetail(row: ConnectionRow, grants: GrantRow[], lastCall: CallRow | null): ConnectionDetail {
+  return {
+    ...presentConnection(row),
+    grants: grants.map((grant) => ({
+      id: grant.id,
+      scopes: JSON.parse(grant.scopes) as string[],
+      state: grant.state,
+      created_at: iso(Number(grant.created_at)),
+      updated_at: iso(Number(grant.updated_at)),
+    })),
+    last_call: lastCall && { id: lastCall.id, task: lastCall.task_id, outcome: lastCall.outcome, created_at: iso(Number(lastCall.created_at)) },
+  };
+}

@@ -1,0 +1,187 @@
+import { isOAuth2 } from '../../providers/oauth2.js';
+import { findConnection, liveConnections, type ConnectionRow } from '../../db/repos/connections.js';
+import type { Provider, Task } from '../catalog/types.js';
+import { catalogScopes, createConnectSession } from '../consent/sessions.js';
+import { reconnectUrl } from '../connections/oauth.js';
+import { GatewayError, invalidInput } from '../errors.js';
+import type { Gateway } from '../gateway.js';
+import { ORGANIZATION } from '../principals.js';
+import type { RunRequest } from './request.js';
+import type { Route } from './routes.js';
+
+/** A route with the credential it will run with. */
+export interface Plan extends Route {
+  /** `anonymous`, `platform`, `credential` or `connection:<id>`. */
+  identity: string;
+  /** The secret for credential and platform plans; connections read theirs (refreshed) just before the call. */
+  secret?: string;
+  connection?: ConnectionRow;
+  /** The customer's own credential (svc-credential or a connection): charged 0, never moved to a paid route. */
+  customer: boolean;
+  chargeMicros: number;
+}
+
+/** Credential problems that only mean "this route cannot run": routing goes on to the next route. */
+const ROUTE_UNUSABLE = new Set(['no_credential', 'connection_required']);
+
+interface Context {
+  gateway: Gateway;
+  organizationId: string;
+  principal: string;
+  request: RunRequest;
+}
+
+/** A connect link for the principal when one can be made (an OAuth2 provider with an app); else none. */
+async function connectLink(ctx: Context, provider: Provider, scopes: string[]): Promise<Record<string, string>> {
+  if (!isOAuth2(provider)) return {};
+  const known = catalogScopes(ctx.gateway, provider);
+  try {
+    const session = await createConnectSession(ctx.gateway, ctx.organizationId, {
+      provider: provider.slug,
+      principal: ctx.principal,
+      scopes: [...new Set(scopes)].filter((scope) => known.has(scope)),
+    });
+    return { connect_url: session.url };
+  } catch (err) {
+    if (err instanceof GatewayError) return {};
+    throw err;
+  }
+}
+
+/** A chosen connection must be usable for the task: not needing re-auth, holding the task's scopes. */
+async function usable(ctx: Context, route: Route, connection: ConnectionRow): Promise<Plan> {
+  const provider = route.provider!;
+  if (connection.status === 'needs_reauth') {
+    const url = await reconnectUrl(ctx.gateway, connection);
+    throw new GatewayError(
+      'connection_invalid',
+      `connection ${connection.id} to ${provider.name} was refused by the provider; the account must be connected again`,
+      url ? { reconnect_url: url } : {},
+    );
+  }
+  const held = JSON.parse(connection.scopes) as string[];
+  const missing = route.task.scopes.filter((scope) => !held.includes(scope));
+  if (missing.length && provider.auth.type === 'oauth2') {
+    throw new GatewayError(
+      'scope_required',
+      `connection ${connection.id} lacks the scopes ${missing.join(', ')} that ${route.task.id} needs; add them on the same account`,
+      await connectLink(ctx, provider, [...held, ...route.task.scopes]),
+    );
+  }
+  return { ...route, identity: `connection:${connection.id}`, connection, customer: true, chargeMicros: 0 };
+}
+
+/**
+ * A principal's connection to a provider: the one whose account id or label is `svc-account`, else the
+ * default (or the only one). Several and none chosen: 409 connection_ambiguous with candidates; the
+ * service never guesses. None at all: null.
+ */
+async function pickConnection(ctx: Context, principal: string, provider: Provider): Promise<ConnectionRow | null> {
+  const live = await liveConnections(ctx.gateway.db, ctx.organizationId, principal, provider.slug);
+  const { account } = ctx.request;
+  const matching = account === undefined ? live : live.filter((c) => c.account_id === account || c.label === account);
+  if (!matching.length) return null;
+  const chosen = matching.length === 1 ? matching[0] : account === undefined ? matching.find((c) => Number(c.is_default) === 1) : undefined;
+  if (chosen) return chosen;
+  throw new GatewayError(
+    'connection_ambiguous',
+    `${principal} has ${matching.length} connections to ${provider.name} and none is chosen; send svc-connection or make one the default`,
+    { candidates: matching.map((c) => ({ id: c.id, label: c.label, account_id: c.account_id })) },
+  );
+}
+
+function noSuchAccount(ctx: Context, provider: Provider): GatewayError {
+  return new GatewayError('connection_not_found', `no connection to ${provider.name} for account ${ctx.request.account}`);
+}
+
+/** Rule 2: the connection `svc-connection` names, checked against the organization, principal and task. */
+async function namedConnection(ctx: Context, requested: Task): Promise<ConnectionRow> {
+  const id = ctx.request.connectionId!;
+  const connection = await findConnection(ctx.gateway.db, ctx.organizationId, id);
+  if (!connection) throw new GatewayError('connection_not_found', `no connection ${id} in this organization`);
+  const owners = requested.kind === 'account' ? [ctx.principal] : [ctx.principal, ORGANIZATION];
+  if (!owners.includes(connection.principal)) {
+    throw new GatewayError('connection_forbidden', `connection ${id} belongs to ${connection.principal}, not to ${ctx.principal}`);
+  }
+  if (connection.status === 'revoked') {
+    const provider = ctx.gateway.catalog.providers.get(connection.provider);
+    throw new GatewayError(
+      'grant_required',
+      `connection ${id} was revoked; ${ctx.principal} must connect the account again`,
+      provider ? await connectLink(ctx, provider, requested.scopes) : {},
+    );
+  }
+  return connection;
+}
+
+/** Rules 1-5 of DESIGN.md section 6 for one route. */
+async function planFor(ctx: Context, requested: Task, route: Route, named: ConnectionRow | undefined): Promise<Plan> {
+  const { task, provider } = route;
+  if (task.kind === 'utility' || !provider || provider.auth.type === 'none') {
+    return { ...route, identity: 'anonymous', customer: false, chargeMicros: task.price_micros };
+  }
+  if (ctx.request.credential !== undefined && provider.slug === requested.provider) {
+    return { ...route, identity: 'credential', secret: ctx.request.credential, customer: true, chargeMicros: 0 };
+  }
+  if (named) return usable(ctx, route, named);
+  if (task.kind === 'account') {
+    const connection = await pickConnection(ctx, ctx.principal, provider);
+    if (connection) return usable(ctx, route, connection);
+    if (ctx.request.account !== undefined) throw noSuchAccount(ctx, provider);
+    throw new GatewayError(
+      'grant_required',
+      `${ctx.principal} has not connected ${provider.name}; open connect_url or create a connect session`,
+      await connectLink(ctx, provider, task.scopes),
+    );
+  }
+  const owners = ctx.principal === ORGANIZATION ? [ORGANIZATION] : [ctx.principal, ORGANIZATION];
+  for (const owner of owners) {
+    const connection = await pickConnection(ctx, owner, provider);
+    if (connection) return usable(ctx, route, connection);
+  }
+  if (ctx.request.account !== undefined) throw noSuchAccount(ctx, provider);
+  const platformSecret = provider.platformSecret?.();
+  if (platformSecret && ctx.request.fallback === 'platform') {
+    return { ...route, identity: 'platform', secret: platformSecret, customer: false, chargeMicros: task.price_micros };
+  }
+  if (platformSecret) {
+    throw new GatewayError(
+      'no_credential',
+      `no connection to ${provider.name} for ${ctx.principal}; send svc-fallback: platform to run on the platform credential at ${task.price_usd} USD`,
+    );
+  }
+  throw new GatewayError('connection_required', `${provider.name} needs a credential: attach a connection or send svc-credential`);
+}
+
+/**
+ * The credential of every route, in route order. A route that merely has no credential (402
+ * no_credential, 403 connection_required) is passed over; when none is left its error is the answer.
+ * Any other credential problem (re-auth, scopes, ambiguity, a forbidden connection) is answered at once:
+ * the caller must fix it, and the service does not quietly run elsewhere.
+ */
+export async function planRoutes(gateway: Gateway, organizationId: string, principal: string, requested: Task, routes: Route[], request: RunRequest): Promise<Plan[]> {
+  const ctx: Context = { gateway, organizationId, principal, request };
+  let named: ConnectionRow | undefined;
+  if (request.connectionId !== undefined) {
+    named = await namedConnection(ctx, requested);
+    const provider = named.provider;
+    routes = routes.filter((route) => route.task.provider === provider);
+    if (!routes.length) {
+      throw invalidInput(`connection ${named.id} is for ${provider}, which cannot run ${requested.id}`, [
+        { name: 'headers.svc-connection', reason: `a ${provider} connection` },
+      ]);
+    }
+  }
+  const plans: Plan[] = [];
+  let unusable: GatewayError | undefined;
+  for (const route of routes) {
+    try {
+      plans.push(await planFor(ctx, requested, route, named));
+    } catch (err) {
+      if (!(err instanceof GatewayError) || !ROUTE_UNUSABLE.has(err.code)) throw err;
+      unusable ??= err;
+    }
+  }
+  if (!plans.length) throw unusable!;
+  return plans;
+}

@@ -1,0 +1,264 @@
+import { performance } from 'node:perf_hooks';
+import { insertCall, insertCapture, settleCall, type CallOutcome, type CallRow } from '../../db/repos/calls.js';
+import { touchConnection } from '../../db/repos/connections.js';
+import type { Caller } from '../callers.js';
+import { checkTaskInput } from '../catalog/input.js';
+import type { Task } from '../catalog/types.js';
+import { markNeedsReauth } from '../connections/connections.js';
+import { reconnectUrl } from '../connections/oauth.js';
+import { GatewayError, invalidInput } from '../errors.js';
+import type { Gateway } from '../gateway.js';
+import { newId } from '../ids.js';
+import { fingerprint, idempotent } from '../idempotency.js';
+import { recordPrincipalUse } from '../principal-directory.js';
+import { actingPrincipal, isUserPrincipal } from '../principals.js';
+import { consumeRateLimit, rateLimitHeaders } from '../rate-limits.js';
+import { attempt } from './attempt.js';
+import { planRoutes, type Plan } from './credentials.js';
+import { microsToUsd, type RunRequest } from './request.js';
+import { chooseRoutes } from './routes.js';
+
+/** Exactly what the receipt carries (DESIGN.md section 6). */
+export interface Receipt {
+  call_id: string;
+  identity: string;
+  principal: string;
+  quoted_usd: number;
+  charged_usd: number;
+  latency_ms: number;
+}
+
+export interface Run {
+  output: unknown;
+  receipt: Receipt;
+}
+
+export interface RunAnswer {
+  run: Run;
+  /** RateLimit headers of the `run` class. */
+  headers: Record<string, string>;
+}
+
+/** What one run records about itself as it goes. */
+interface CallContext {
+  gateway: Gateway;
+  caller: Caller;
+  principal: string;
+  request: RunRequest;
+  input: Record<string, unknown>;
+  started: number;
+}
+
+function taskToRun(gateway: Gateway, request: RunRequest): Task {
+  const task = gateway.catalog.tasks.get(request.taskId);
+  if (!task) throw new GatewayError('task_not_found', `no task ${request.taskId} in the catalog`);
+  if (task.status === 'retired') throw new GatewayError('task_retired', `task ${task.id} is retired; find another with POST /v1/discover`);
+  if (task.status === 'broken') throw new GatewayError('task_broken', `task ${task.id} is marked broken; find another with POST /v1/discover`);
+  return task;
+}
+
+/**
+ * `svc-principal` or the receipt options name the principal (both: they must agree). Account tasks act in
+ * an end user's account: they need a user principal, and `organization` does not make them organization tasks.
+ */
+function runPrincipal(caller: Caller, request: RunRequest, task: Task): string {
+  if (request.principal !== undefined && request.receiptPrincipal !== undefined && request.principal !== request.receiptPrincipal) {
+    throw invalidInput('svc-principal and receipt_options.principal name different principals', [
+      { name: 'payload.receipt_options.principal', reason: 'differs from svc-principal' },
+    ]);
+  }
+  const principal = actingPrincipal(caller, request.principal ?? request.receiptPrincipal);
+  if (task.kind === 'account' && !isUserPrincipal(principal)) {
+    throw new GatewayError(
+      'principal_required',
+      `${task.id} acts in an end user's account: name the user with svc-principal or receipt_options.principal (user:<id>)`,
+    );
+  }
+  return principal;
+}
+
+function elapsed(ctx: CallContext): number {
+  return Math.round(performance.now() - ctx.started);
+}
+
+/** Captured text never holds a credential, even when a provider echoes one back. */
+function redacted(value: unknown, secrets: string[]): string {
+  let text = JSON.stringify(value ?? null);
+  for (const secret of secrets) if (secret.length >= 4) text = text.split(secret).join('[redacted]');
+  return text;
+}
+
+async function capture(ctx: CallContext, callId: string, output: unknown, secrets: string[], now: number): Promise<void> {
+  if (ctx.request.zeroRetention) return;
+  await insertCapture(ctx.gateway.db, {
+    call_id: callId,
+    organization_id: ctx.caller.organization.id,
+    input: redacted(ctx.input, secrets),
+    output: output === undefined ? null : redacted(output, secrets),
+    created_at: now,
+  });
+}
+
+function callRow(ctx: CallContext, id: string, task: Task, now: number, fields: Partial<CallRow>): CallRow {
+  return {
+    id,
+    organization_id: ctx.caller.organization.id,
+    task_id: task.id,
+    provider: task.provider,
+    principal: ctx.principal,
+    token_id: ctx.caller.credentialId,
+    connection_id: null,
+    identity: null,
+    outcome: 'pending',
+    http_status: null,
+    error_code: null,
+    quoted_micros: task.price_micros,
+    charged_micros: 0,
+    latency_ms: null,
+    tag: ctx.request.tag ?? null,
+    created_at: now,
+    updated_at: now,
+    ...fields,
+  };
+}
+
+/** No route could do the job: the call is recorded as a miss (no upstream call was made) and 404 miss answered. */
+async function recordMiss(ctx: CallContext, task: Task): Promise<never> {
+  const now = Date.now();
+  const id = newId('call', now);
+  await insertCall(ctx.gateway.db, callRow(ctx, id, task, now, { outcome: 'miss', http_status: 404, error_code: 'miss', latency_ms: elapsed(ctx) }));
+  await capture(ctx, id, undefined, [], now);
+  throw new GatewayError('miss', `no route can run ${task.id} under the routing headers given`, { call_id: id });
+}
+
+async function settle(
+  ctx: CallContext,
+  callId: string,
+  plan: Plan,
+  outcome: CallOutcome,
+  status: number,
+  errorCode: string | null,
+  output: unknown,
+  secrets: string[],
+): Promise<number> {
+  const now = Date.now();
+  const latency = elapsed(ctx);
+  const { db } = ctx.gateway;
+  await Promise.all([
+    settleCall(db, callId, {
+      task_id: plan.task.id,
+      provider: plan.task.provider,
+      connection_id: plan.connection?.id ?? null,
+      identity: plan.identity,
+      outcome,
+      http_status: status,
+      error_code: errorCode,
+      quoted_micros: plan.task.price_micros,
+      charged_micros: outcome === 'hit' ? plan.chargeMicros : 0,
+      latency_ms: latency,
+      updated_at: now,
+    }),
+    capture(ctx, callId, output, secrets, now),
+    outcome === 'hit' && plan.connection ? touchConnection(db, plan.connection.id, now) : undefined,
+  ]);
+  return latency;
+}
+
+/**
+ * The call itself: recorded `pending` before the first upstream request, then each route tried in order.
+ * A fault that another route may work around (network, timeout, 5xx, 429) moves on, except that a
+ * customer credential never moves to a route that charges. A refused customer credential answers 401
+ * connection_invalid (a connection becomes needs_reauth) and never falls back. Errors carry `call_id`.
+ */
+async function perform(ctx: CallContext, plans: Plan[]): Promise<Run> {
+  const { gateway, caller } = ctx;
+  const now = Date.now();
+  const callId = newId('call', now);
+  const first = plans[0];
+  await Promise.all([
+    insertCall(gateway.db, callRow(ctx, callId, first.task, now, { identity: first.identity, connection_id: first.connection?.id ?? null })),
+    recordPrincipalUse(gateway.db, caller.organization.id, ctx.principal, now),
+  ]);
+  const failures: string[] = [];
+  let customerFaulted = false;
+  let last = first;
+  let secrets: string[] = [];
+  for (const plan of plans) {
+    if (customerFaulted && plan.chargeMicros > 0) continue;
+    last = plan;
+    const result = await attempt(gateway, plan);
+    secrets = [...secrets, ...result.secrets];
+    if (result.kind === 'hit') {
+      const latency = await settle(ctx, callId, plan, 'hit', result.status, null, result.output, secrets);
+      return {
+        output: result.output,
+        receipt: {
+          call_id: callId,
+          identity: plan.identity,
+          principal: ctx.principal,
+          quoted_usd: microsToUsd(plan.task.price_micros),
+          charged_usd: microsToUsd(plan.chargeMicros),
+          latency_ms: latency,
+        },
+      };
+    }
+    if (result.kind === 'refused') {
+      let extras: Record<string, unknown> = {};
+      if (plan.connection) {
+        await markNeedsReauth(gateway, plan.connection.id);
+        const url = await reconnectUrl(gateway, plan.connection);
+        if (url) extras = { reconnect_url: url };
+      }
+      await settle(ctx, callId, plan, 'fault', 401, 'connection_invalid', undefined, secrets);
+      const whose = plan.connection ? `connection ${plan.connection.id}` : 'the svc-credential';
+      throw new GatewayError(
+        'connection_invalid',
+        `${plan.provider!.name} refused ${whose} (HTTP ${result.status}); sign in again on the same account`,
+        { ...extras, call_id: callId },
+      );
+    }
+    if (result.kind === 'answered') {
+      await settle(ctx, callId, plan, 'fault', result.error.status, result.error.code, undefined, secrets);
+      throw new GatewayError(result.error.code, result.error.message, { ...result.error.extras, call_id: callId });
+    }
+    failures.push(result.reason);
+    if (plan.customer) customerFaulted = true;
+    if (!result.next) break;
+  }
+  await settle(ctx, callId, last, 'fault', 502, 'upstream_error', undefined, secrets);
+  throw new GatewayError('upstream_error', `the provider failed: ${failures.join('; ')}`, { call_id: callId });
+}
+
+/**
+ * POST /v1/tasks/{id}/run (DESIGN.md section 6), checks in this order: catalog version pin, task exists
+ * and is active, input valid, principal resolved, routes chosen, credentials resolved, rate limit,
+ * idempotency, call recorded pending, upstream, call settled, answer.
+ */
+export async function runTask(gateway: Gateway, caller: Caller, request: RunRequest, started = performance.now()): Promise<RunAnswer> {
+  if (request.version !== undefined && request.version !== gateway.catalog.version) {
+    throw new GatewayError('catalog_version_mismatch', `this gateway serves catalog version ${gateway.catalog.version}, not ${request.version}`, {
+      catalog_version: gateway.catalog.version,
+    });
+  }
+  const task = taskToRun(gateway, request);
+  const input = structuredClone(request.input);
+  checkTaskInput(task, input);
+  const principal = runPrincipal(caller, request, task);
+  const ctx: CallContext = { gateway, caller, principal, request, input, started };
+  const routes = await chooseRoutes(gateway, task, input, request);
+  if (!routes.length) await recordMiss(ctx, task);
+  const plans = await planRoutes(gateway, caller.organization.id, principal, task, routes, request);
+  const limit = await consumeRateLimit(gateway, 'run', caller);
+  const work = () => perform(ctx, plans);
+  const run =
+    request.idempotencyKey === undefined
+      ? await work()
+      : await idempotent(gateway, caller.organization.id, request.idempotencyKey, fingerprint(requestFingerprint(request, principal)), work);
+  return { run, headers: rateLimitHeaders('run', limit) };
+}
+
+/** What makes two runs the same request: everything asked, except the secret itself. */
+function requestFingerprint(request: RunRequest, principal: string) {
+  const { credential, idempotencyKey, principal: _header, receiptPrincipal: _body, ...asked } = request;
+  return { ...asked, principal, credential: credential !== undefined };
+}

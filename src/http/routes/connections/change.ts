@@ -1,0 +1,20 @@
+import type { ServerRoute } from '@hapi/hapi';
+import Joi from 'joi';
+import { changeConnection, type ConnectionChange } from '../../../domain/connections/connections.js';
+import type { Gateway } from '../../../domain/gateway.js';
+import { callerOf } from '../../auth.js';
+import { fields } from '../../fields.js';
+
+const connectionChange = Joi.object({
+  label: fields.text(320).allow(null),
+  default: Joi.boolean().valid(true).messages({ 'any.only': '"default" can only be set to true; make another connection the default instead' }),
+})
+  .min(1)
+  .required();
+
+export const changeConnectionRoute = (gateway: Gateway): ServerRoute => ({
+  method: 'PATCH',
+  path: '/v1/connections/{id}',
+  options: { validate: { params: Joi.object({ id: fields.pathId().required() }), payload: connectionChange } },
+  handler: (request) => changeConnection(gateway, callerOf(request), request.params.id as string, request.payload as ConnectionChange),
+});

@@ -1,0 +1,27 @@
+import type { ServerRoute } from '@hapi/hapi';
+import Joi from 'joi';
+import { createConnection, type NewConnection } from '../../../domain/connections/connections.js';
+import type { Gateway } from '../../../domain/gateway.js';
+import { callerOf } from '../../auth.js';
+import { fields } from '../../fields.js';
+
+const oauthTokens = Joi.object({
+  access_token: fields.text(8192).required(),
+  refresh_token: fields.text(8192),
+  expires_at: Joi.string().isoDate(),
+  scopes: Joi.array().items(fields.text(200)).max(100),
+});
+
+const newConnection = Joi.object({
+  provider: fields.text(100).required(),
+  principal: fields.principal(),
+  credential: Joi.alternatives().try(fields.text(8192, 4), oauthTokens).required(),
+  label: fields.text(320),
+}).required();
+
+export const createConnectionRoute = (gateway: Gateway): ServerRoute => ({
+  method: 'POST',
+  path: '/v1/connections',
+  options: { validate: { payload: newConnection } },
+  handler: (request) => createConnection(gateway, callerOf(request), request.payload as NewConnection),
+});

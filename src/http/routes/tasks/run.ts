@@ -1,0 +1,68 @@
+import type { ServerRoute } from '@hapi/hapi';
+import Joi from 'joi';
+import type { Gateway } from '../../../domain/gateway.js';
+import { USD_DECIMAL, type RunRequest } from '../../../domain/run/request.js';
+import { runTask } from '../../../domain/run/run.js';
+import { callerOf } from '../../auth.js';
+import { fields, headers } from '../../fields.js';
+
+const providerList = () =>
+  fields.text(1000).pattern(/^\s*[a-z0-9-]+(\s*,\s*[a-z0-9-]+)*\s*$/).messages({ 'string.pattern.base': '{{#label}} must be a comma list of provider slugs' });
+
+/** SPEC.md's run headers. */
+const runHeaders = headers({
+  'svc-principal': fields.principal(),
+  'svc-connection': fields.text(100),
+  'svc-account': fields.text(320),
+  'svc-credential': fields.text(8192, 4),
+  'svc-max-cost': fields.text(20).pattern(USD_DECIMAL).messages({ 'string.pattern.base': '{{#label}} must be a USD amount such as 0.005' }),
+  'svc-fallback': fields.oneOf('platform'),
+  'svc-tag': fields.text(200),
+  'svc-order': providerList(),
+  'svc-only': providerList(),
+  'svc-sort': fields.oneOf('cost', 'latency', 'reliability'),
+  'svc-zero-retention': fields.oneOf('true', 'false'),
+  'svc-version': fields.text(64),
+  'idempotency-key': fields.text(255),
+});
+
+/** The task input, with the reserved `receipt_options` beside it; the input itself is checked against the task's schema. */
+const runBody = Joi.object({ receipt_options: Joi.object({ principal: fields.principal() }) })
+  .unknown(true)
+  .allow(null);
+
+export const runTaskRoute = (gateway: Gateway): ServerRoute => ({
+  method: 'POST',
+  path: '/v1/tasks/{id}/run',
+  options: {
+    plugins: { gateway: { userTokens: true } },
+    validate: { params: Joi.object({ id: fields.pathId().required() }), headers: runHeaders, payload: runBody },
+  },
+  async handler(request, h) {
+    const header = (name: string) => request.headers[name] as string | undefined;
+    const { receipt_options: receiptOptions, ...input } = (request.payload ?? {}) as Record<string, unknown>;
+    const zeroRetention = header('svc-zero-retention');
+    const run: RunRequest = {
+      taskId: request.params.id as string,
+      input,
+      principal: header('svc-principal'),
+      receiptPrincipal: (receiptOptions as { principal?: string } | undefined)?.principal,
+      connectionId: header('svc-connection'),
+      account: header('svc-account'),
+      credential: header('svc-credential'),
+      maxCost: header('svc-max-cost'),
+      fallback: header('svc-fallback') as RunRequest['fallback'],
+      tag: header('svc-tag'),
+      order: header('svc-order'),
+      only: header('svc-only'),
+      sort: header('svc-sort') as RunRequest['sort'],
+      zeroRetention: zeroRetention === undefined ? undefined : zeroRetention === 'true',
+      version: header('svc-version'),
+      idempotencyKey: header('idempotency-key'),
+    };
+    const answer = await runTask(gateway, callerOf(request), run);
+    const response = h.response(answer.run);
+    for (const [name, value] of Object.entries(answer.headers)) response.header(name, value);
+    return response;
+  },
+});
