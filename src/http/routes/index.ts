@@ -1,9 +1,10 @@
 import type { Plugin } from '@hapi/hapi';
 import type { Gateway } from '../../domain/gateway.js';
+import { connectionRoutes } from './connections/index.js';
 import { discoverRoutes } from './discover/index.js';
 import { systemRoutes } from './system/index.js';
 import { tokenRoutes } from './tokens/index.js';
 import { webhookRoutes } from './webhooks/index.js';
 
 /** Every resource's plugin; the server registers them in this order. */
-export const routePlugins: Plugin<Gateway>[] = [systemRoutes, tokenRoutes, discoverRoutes, webhookRoutes];
+export const routePlugins: Plugin<Gateway>[] = [systemRoutes, tokenRoutes, discoverRoutes, webhookRoutes, connectionRoutes];
