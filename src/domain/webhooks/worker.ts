@@ -148,13 +148,17 @@ export function startDeliveryWorker(gateway: Gateway): { stop(): Promise<void> }
     }
   })();
 
+  let stopped: Promise<void> | null = null;
   return {
-    async stop() {
-      stopping = true;
-      wake?.();
-      await loop;
-      await Promise.all(inFlight);
-      await agent.close();
+    stop() {
+      stopped ??= (async () => {
+        stopping = true;
+        wake?.();
+        await loop;
+        await Promise.all(inFlight);
+        await agent.close();
+      })();
+      return stopped;
     },
   };
 }
