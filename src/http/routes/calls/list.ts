@@ -1,0 +1,27 @@
+import type { ServerRoute } from '@hapi/hapi';
+import Joi from 'joi';
+import { listCalls, type CallFilters } from '../../../domain/audit/calls.js';
+import type { Gateway } from '../../../domain/gateway.js';
+import { callerOf } from '../../auth.js';
+import { fields } from '../../fields.js';
+
+const callQuery = Joi.object({
+  cursor: fields.cursor(),
+  task: fields.text(100),
+  provider: fields.text(100),
+  principal: fields.principal(),
+  outcome: fields.oneOf('hit', 'miss', 'fault', 'pending'),
+  token: fields.text(100),
+  connection: fields.text(100),
+  tag: fields.text(200),
+});
+
+export const listCallsRoute = (gateway: Gateway): ServerRoute => ({
+  method: 'GET',
+  path: '/v1/calls',
+  options: { validate: { query: callQuery } },
+  handler: (request) => {
+    const { cursor, ...filters } = request.query as CallFilters & { cursor?: string };
+    return listCalls(gateway, callerOf(request).organization.id, filters, cursor);
+  },
+});

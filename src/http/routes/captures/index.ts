@@ -1,0 +1,21 @@
+import type { Plugin, ServerRoute } from '@hapi/hapi';
+import Joi from 'joi';
+import { listCaptures } from '../../../domain/audit/calls.js';
+import type { Gateway } from '../../../domain/gateway.js';
+import { callerOf } from '../../auth.js';
+import { fields } from '../../fields.js';
+
+const listCapturesRoute = (gateway: Gateway): ServerRoute => ({
+  method: 'GET',
+  path: '/v1/captures',
+  options: { validate: { query: Joi.object({ cursor: fields.cursor() }) } },
+  handler: (request) => listCaptures(gateway, callerOf(request).organization.id, request.query.cursor as string | undefined),
+});
+
+/** Captured inputs and outputs of calls: organization keys only. */
+export const captureRoutes: Plugin<Gateway> = {
+  name: 'captures',
+  register(server, gateway) {
+    server.route([listCapturesRoute(gateway)]);
+  },
+};
