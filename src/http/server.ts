@@ -6,6 +6,7 @@ import { GatewayError } from '../domain/errors.js';
 import { registerAuth } from './auth.js';
 import { failAction, problemBody, registerErrorHandling } from './errors.js';
 import { routePlugins } from './routes/index.js';
+import { renderHostedError } from './routes/hosted/respond.js';
 
 export interface ServerOptions {
   host?: string;
@@ -59,7 +60,7 @@ export async function createServer(gateway: Gateway, options: ServerOptions = {}
   });
   server.validator(Joi);
   registerAuth(server, gateway);
-  registerErrorHandling(server, config.server.public_url);
+  registerErrorHandling(server, config.server.public_url, renderHostedError);
   answerClientErrors(server, config.server.public_url);
   logRequests(server, gateway);
   for (const plugin of routePlugins) await server.register({ plugin, options: gateway });

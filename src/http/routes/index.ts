@@ -2,12 +2,14 @@ import type { Plugin } from '@hapi/hapi';
 import type { Gateway } from '../../domain/gateway.js';
 import { callRoutes } from './calls/index.js';
 import { captureRoutes } from './captures/index.js';
+import { connectRoutes } from './connect/index.js';
 import { connectionRoutes } from './connections/index.js';
 import { discoverRoutes } from './discover/index.js';
+import { hostedRoutes } from './hosted/index.js';
 import { systemRoutes } from './system/index.js';
 import { tokenRoutes } from './tokens/index.js';
 import { usageRoutes } from './usage/index.js';
 import { webhookRoutes } from './webhooks/index.js';
 
 /** Every resource's plugin; the server registers them in this order. */
-export const routePlugins: Plugin<Gateway>[] = [systemRoutes, tokenRoutes, discoverRoutes, webhookRoutes, connectionRoutes, callRoutes, captureRoutes, usageRoutes];
+export const routePlugins: Plugin<Gateway>[] = [systemRoutes, tokenRoutes, discoverRoutes, webhookRoutes, connectionRoutes, callRoutes, captureRoutes, usageRoutes, connectRoutes, hostedRoutes];

@@ -1,0 +1,113 @@
+import type { Database } from '../database.js';
+import { selectPage, type Condition } from '../pages.js';
+
+/** A connect_sessions row; `scopes` is JSON text, `code_verifier` is encrypted, hashes are SHA-256 hex. */
+export interface ConnectSessionRow {
+  id: string;
+  organization_id: string;
+  principal: string;
+  provider: string;
+  scopes: string;
+  redirect_uri: string | null;
+  secret_hash: string;
+  status: 'pending' | 'completed';
+  browser_hash: string | null;
+  oauth_state_hash: string | null;
+  code_verifier: string | null;
+  connection_id: string | null;
+  last_error: string | null;
+  expires_at: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export async function insertConnectSession(
+  db: Database,
+  row: Pick<ConnectSessionRow, 'id' | 'organization_id' | 'principal' | 'provider' | 'scopes' | 'redirect_uri' | 'secret_hash' | 'expires_at' | 'created_at'>,
+): Promise<void> {
+  await db.execute(
+    `INSERT INTO connect_sessions (id, organization_id, principal, provider, scopes, redirect_uri, secret_hash, status, expires_at, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', $8, $9, $9)`,
+    [row.id, row.organization_id, row.principal, row.provider, row.scopes, row.redirect_uri, row.secret_hash, row.expires_at, row.created_at],
+  );
+}
+
+async function findOne(db: Database, where: string, bind: unknown[]): Promise<ConnectSessionRow | null> {
+  return (await db.select<ConnectSessionRow>(`SELECT * FROM connect_sessions WHERE ${where}`, bind))[0] ?? null;
+}
+
+export function findConnectSession(db: Database, organizationId: string, id: string): Promise<ConnectSessionRow | null> {
+  return findOne(db, 'organization_id = $1 AND id = $2', [organizationId, id]);
+}
+
+export function findConnectSessionBySecretHash(db: Database, secretHash: string): Promise<ConnectSessionRow | null> {
+  return findOne(db, 'secret_hash = $1', [secretHash]);
+}
+
+export function findConnectSessionByStateHash(db: Database, stateHash: string): Promise<ConnectSessionRow | null> {
+  return findOne(db, 'oauth_state_hash = $1', [stateHash]);
+}
+
+export function findConnectSessionById(db: Database, id: string): Promise<ConnectSessionRow | null> {
+  return findOne(db, 'id = $1', [id]);
+}
+
+export type ConnectSessionStatusFilter = 'pending' | 'completed' | 'expired';
+
+/** Newest first; `expired` is a pending session past its expiry, `pending` one still before it. */
+export function pageConnectSessions(
+  db: Database,
+  organizationId: string,
+  filters: { principal?: string; status?: ConnectSessionStatusFilter },
+  now: number,
+  afterId?: string,
+): Promise<ConnectSessionRow[]> {
+  const conditions: Condition[] = [['organization_id = ?', organizationId]];
+  if (filters.principal !== undefined) conditions.push(['principal = ?', filters.principal]);
+  if (filters.status === 'completed') conditions.push(["status = 'completed'"]);
+  if (filters.status === 'pending') conditions.push(["status = 'pending'"], ['expires_at > ?', now]);
+  if (filters.status === 'expired') conditions.push(["status = 'pending'"], ['expires_at <= ?', now]);
+  return selectPage<ConnectSessionRow>(db, 'connect_sessions', conditions, afterId);
+}
+
+/** Binds a pending, unexpired session to a browser and to a new authorization attempt (state and verifier). */
+export async function bindConnectSession(
+  db: Database,
+  id: string,
+  attempt: { browser_hash: string; oauth_state_hash: string; code_verifier: string },
+  now: number,
+): Promise<boolean> {
+  const changed = await db.execute(
+    `UPDATE connect_sessions SET browser_hash = $1, oauth_state_hash = $2, code_verifier = $3, last_error = NULL, updated_at = $4
+      WHERE id = $5 AND status = 'pending' AND expires_at > $4`,
+    [attempt.browser_hash, attempt.oauth_state_hash, attempt.code_verifier, now, id],
+  );
+  return changed === 1;
+}
+
+/**
+ * Takes the authorization attempt for one callback: only the request that clears the state goes on, so
+ * a replayed or concurrent callback with the same state finds nothing.
+ */
+export async function claimConnectAttempt(db: Database, id: string, stateHash: string, now: number): Promise<boolean> {
+  const changed = await db.execute(
+    `UPDATE connect_sessions SET oauth_state_hash = NULL, code_verifier = NULL, updated_at = $1
+      WHERE id = $2 AND oauth_state_hash = $3 AND status = 'pending'`,
+    [now, id, stateHash],
+  );
+  return changed === 1;
+}
+
+export async function recordConnectFailure(db: Database, id: string, reason: string, now: number): Promise<void> {
+  await db.execute('UPDATE connect_sessions SET last_error = $1, updated_at = $2 WHERE id = $3', [reason, now, id]);
+}
+
+/** Uses the session up; false when something else completed it first. */
+export async function completeConnectSession(db: Database, id: string, connectionId: string, now: number): Promise<boolean> {
+  const changed = await db.execute(
+    `UPDATE connect_sessions SET status = 'completed', connection_id = $1, last_error = NULL, updated_at = $2
+      WHERE id = $3 AND status = 'pending'`,
+    [connectionId, now, id],
+  );
+  return changed === 1;
+}

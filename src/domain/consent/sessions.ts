@@ -1,0 +1,156 @@
+import {
+  findConnectSession,
+  insertConnectSession,
+  pageConnectSessions,
+  type ConnectSessionRow,
+  type ConnectSessionStatusFilter,
+} from '../../db/repos/connect-sessions.js';
+import type { Provider } from '../catalog/types.js';
+import { GatewayError, invalidInput } from '../errors.js';
+import type { Gateway } from '../gateway.js';
+import { newId } from '../ids.js';
+import { recordPrincipalUse } from '../principal-directory.js';
+import { resolveOAuthClient } from '../oauth-apps.js';
+import { decodeCursor, toPage, type Page } from '../paging.js';
+import { checkRedirectUri } from '../redirect-uris.js';
+import { hashSecret, newSecret } from '../secrets.js';
+import { isOAuth2, type OAuth2Auth } from '../../providers/oauth2.js';
+
+export interface NewConnectSession {
+  provider: string;
+  principal: string;
+  scopes?: string[];
+  redirect_uri?: string;
+}
+
+export interface ConnectSessionCreated {
+  session_id: string;
+  url: string;
+  expires_at: string;
+}
+
+export type ConnectSessionStatus = 'pending' | 'completed' | 'expired';
+
+/** The ConnectSession record; `connection_id` only once completed. */
+export interface ConnectSessionView {
+  id: string;
+  status: ConnectSessionStatus;
+  principal: string;
+  provider: string;
+  scopes: string[];
+  redirect_uri: string | null;
+  connection_id?: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export const CONNECT_LINK_PREFIX = 'cs_';
+
+export function sessionStatus(row: ConnectSessionRow, now = Date.now()): ConnectSessionStatus {
+  if (row.status === 'completed') return 'completed';
+  return row.expires_at <= now ? 'expired' : 'pending';
+}
+
+export function presentConnectSession(row: ConnectSessionRow, now = Date.now()): ConnectSessionView {
+  return {
+    id: row.id,
+    status: sessionStatus(row, now),
+    principal: row.principal,
+    provider: row.provider,
+    scopes: JSON.parse(row.scopes) as string[],
+    redirect_uri: row.redirect_uri,
+    ...(row.connection_id ? { connection_id: row.connection_id } : {}),
+    created_at: new Date(row.created_at).toISOString(),
+    expires_at: new Date(row.expires_at).toISOString(),
+  };
+}
+
+/** An OAuth2 provider of the catalog, or invalid_input naming `provider`. */
+export function oauthProvider(gateway: Gateway, slug: string): Provider & { auth: OAuth2Auth } {
+  const provider = gateway.catalog.providers.get(slug);
+  if (!provider) throw invalidInput(`provider ${slug} is not in the catalog`, [{ name: 'provider', reason: 'unknown provider' }]);
+  if (!isOAuth2(provider)) {
+    throw invalidInput(`provider ${slug} does not use OAuth2; attach its credential with POST /v1/connections`, [
+      { name: 'provider', reason: 'not an OAuth2 provider' },
+    ]);
+  }
+  return provider;
+}
+
+/** Every scope the catalog names for a provider: its default scopes and those of its tasks. */
+export function catalogScopes(gateway: Gateway, provider: Provider & { auth: OAuth2Auth }): Set<string> {
+  const names = new Set(provider.auth.scopes);
+  for (const task of gateway.catalog.tasks.values()) if (task.provider === provider.slug) task.scopes.forEach((s) => names.add(s));
+  return names;
+}
+
+function checkScopes(gateway: Gateway, provider: Provider & { auth: OAuth2Auth }, requested: string[]): void {
+  const known = catalogScopes(gateway, provider);
+  const unknown = requested.filter((scope) => !known.has(scope));
+  if (unknown.length) {
+    throw invalidInput(
+      `scopes ${unknown.join(', ')} are not scopes of provider ${provider.slug}`,
+      unknown.map((scope) => ({ name: 'scopes', reason: `unknown scope ${scope}` })),
+    );
+  }
+}
+
+/**
+ * Creates a pending connect session and its single-use link. The OAuth client is resolved now so a
+ * missing app is 409 oauth_app_required here rather than on the end user's screen. Only the hash of
+ * the link's secret is stored.
+ */
+export async function createConnectSession(
+  gateway: Gateway,
+  organizationId: string,
+  request: NewConnectSession,
+  now = Date.now(),
+): Promise<ConnectSessionCreated> {
+  const provider = oauthProvider(gateway, request.provider);
+  const requested = request.scopes ?? [];
+  checkScopes(gateway, provider, requested);
+  if (request.redirect_uri !== undefined) await checkRedirectUri(gateway, organizationId, request.redirect_uri);
+  const client = await resolveOAuthClient(gateway, organizationId, provider.slug);
+  // The organization app's scopes (else the provider's defaults) are always asked: the account probe relies on them.
+  const scopes = [...new Set([...(client.scopes.length ? client.scopes : provider.auth.scopes), ...requested])];
+  const secret = newSecret(CONNECT_LINK_PREFIX);
+  const id = newId('cs', now);
+  const expiresAt = now + gateway.config.connect.session_ttl_s * 1000;
+  await recordPrincipalUse(gateway.db, organizationId, request.principal, now);
+  await insertConnectSession(gateway.db, {
+    id,
+    organization_id: organizationId,
+    principal: request.principal,
+    provider: provider.slug,
+    scopes: JSON.stringify(scopes),
+    redirect_uri: request.redirect_uri ?? null,
+    secret_hash: hashSecret(secret),
+    expires_at: expiresAt,
+    created_at: now,
+  });
+  return {
+    session_id: id,
+    url: `${gateway.config.server.public_url}/v1/hosted/connect/${secret}`,
+    expires_at: new Date(expiresAt).toISOString(),
+  };
+}
+
+/** One session of the organization; `principal` set limits it to that principal's (tokens see only their own). */
+export async function getConnectSession(gateway: Gateway, organizationId: string, id: string, principal?: string): Promise<ConnectSessionView> {
+  const row = await findConnectSession(gateway.db, organizationId, id);
+  if (!row || (principal !== undefined && row.principal !== principal)) {
+    throw new GatewayError('connect_session_not_found', `no connect session ${id} in this organization`);
+  }
+  return presentConnectSession(row);
+}
+
+export async function listConnectSessions(
+  gateway: Gateway,
+  organizationId: string,
+  filters: { cursor?: string; principal?: string; status?: ConnectSessionStatusFilter },
+  now = Date.now(),
+): Promise<Page<ConnectSessionView>> {
+  const rows = await pageConnectSessions(gateway.db, organizationId, filters, now, decodeCursor(filters.cursor));
+  const page = toPage(rows, (row) => row.id);
+  return { items: page.items.map((row) => presentConnectSession(row, now)), next_cursor: page.next_cursor };
+}

@@ -1,0 +1,21 @@
+import type { ServerRoute } from '@hapi/hapi';
+import Joi from 'joi';
+import { createConnectionsPage } from '../../../domain/consent/connections-page.js';
+import type { Gateway } from '../../../domain/gateway.js';
+import { actingPrincipal } from '../../../domain/principals.js';
+import { callerOf } from '../../auth.js';
+import { fields } from '../../fields.js';
+
+export const createConnectionsPageRoute = (gateway: Gateway): ServerRoute => ({
+  method: 'POST',
+  path: '/v1/connect/connections-pages',
+  options: {
+    plugins: { gateway: { userTokens: true } },
+    validate: { payload: Joi.object({ principal: fields.principal().required() }).required() },
+  },
+  handler(request, h) {
+    const caller = callerOf(request);
+    const principal = actingPrincipal(caller, (request.payload as { principal: string }).principal);
+    return h.response(createConnectionsPage(gateway, caller.organization.id, principal)).code(201);
+  },
+});

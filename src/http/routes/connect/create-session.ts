@@ -1,0 +1,32 @@
+import type { ServerRoute } from '@hapi/hapi';
+import Joi from 'joi';
+import { createConnectSession, type NewConnectSession } from '../../../domain/consent/sessions.js';
+import type { Gateway } from '../../../domain/gateway.js';
+import { actingPrincipal } from '../../../domain/principals.js';
+import { consumeRateLimit } from '../../../domain/rate-limits.js';
+import { callerOf } from '../../auth.js';
+import { fields } from '../../fields.js';
+
+export const createSession = (gateway: Gateway): ServerRoute => ({
+  method: 'POST',
+  path: '/v1/connect/sessions',
+  options: {
+    plugins: { gateway: { userTokens: true } },
+    validate: {
+      payload: Joi.object({
+        provider: fields.pathId().required(),
+        principal: fields.principal().required(),
+        scopes: Joi.array().items(fields.text(200)).max(100).unique(),
+        redirect_uri: fields.url(2000),
+      }).required(),
+    },
+  },
+  async handler(request, h) {
+    const caller = callerOf(request);
+    const body = request.payload as NewConnectSession;
+    const principal = actingPrincipal(caller, body.principal);
+    await consumeRateLimit(gateway, 'connect_sessions', caller);
+    const created = await createConnectSession(gateway, caller.organization.id, { ...body, principal });
+    return h.response(created).code(201);
+  },
+});

@@ -1,0 +1,20 @@
+import type { ServerRoute } from '@hapi/hapi';
+import Joi from 'joi';
+import { getConnectSession } from '../../../domain/consent/sessions.js';
+import type { Gateway } from '../../../domain/gateway.js';
+import { listPrincipal } from '../../../domain/principals.js';
+import { callerOf } from '../../auth.js';
+import { fields } from '../../fields.js';
+
+export const getSession = (gateway: Gateway): ServerRoute => ({
+  method: 'GET',
+  path: '/v1/connect/sessions/{id}',
+  options: {
+    plugins: { gateway: { userTokens: true } },
+    validate: { params: Joi.object({ id: fields.pathId().required() }) },
+  },
+  handler(request) {
+    const caller = callerOf(request);
+    return getConnectSession(gateway, caller.organization.id, request.params.id as string, listPrincipal(caller));
+  },
+});

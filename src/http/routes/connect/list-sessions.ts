@@ -1,0 +1,28 @@
+import type { ServerRoute } from '@hapi/hapi';
+import Joi from 'joi';
+import { listConnectSessions } from '../../../domain/consent/sessions.js';
+import type { Gateway } from '../../../domain/gateway.js';
+import { listPrincipal } from '../../../domain/principals.js';
+import { callerOf } from '../../auth.js';
+import { fields } from '../../fields.js';
+
+export const listSessions = (gateway: Gateway): ServerRoute => ({
+  method: 'GET',
+  path: '/v1/connect/sessions',
+  options: {
+    plugins: { gateway: { userTokens: true } },
+    validate: {
+      query: Joi.object({
+        cursor: fields.cursor(),
+        principal: fields.principal(),
+        status: fields.oneOf('pending', 'completed', 'expired'),
+      }),
+    },
+  },
+  async handler(request) {
+    const caller = callerOf(request);
+    const query = request.query as { cursor?: string; principal?: string; status?: 'pending' | 'completed' | 'expired' };
+    const page = await listConnectSessions(gateway, caller.organization.id, { ...query, principal: listPrincipal(caller, query.principal) });
+    return { sessions: page.items, next_cursor: page.next_cursor };
+  },
+});

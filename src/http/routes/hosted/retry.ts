@@ -1,0 +1,19 @@
+import type { ServerRoute } from '@hapi/hapi';
+import Joi from 'joi';
+import { retryConsent } from '../../../domain/consent/flow.js';
+import type { Gateway } from '../../../domain/gateway.js';
+import { fields } from '../../fields.js';
+import { CONNECT_COOKIE, sentBrowserValue } from './cookies.js';
+import { checkFormOrigin, formPayload, hostedRoute } from './respond.js';
+
+/** "Try again" on the recovery page: a new authorization attempt from the browser the session is bound to. */
+export const retry = (gateway: Gateway): ServerRoute => ({
+  method: 'POST',
+  path: '/v1/hosted/connect/sessions/{id}/retry',
+  options: { ...hostedRoute, payload: formPayload, validate: { params: Joi.object({ id: fields.pathId().required() }), payload: Joi.object({}).allow(null) } },
+  async handler(request, h) {
+    checkFormOrigin(gateway, request);
+    const authorizeUrl = await retryConsent(gateway, request.params.id as string, sentBrowserValue(request.state[CONNECT_COOKIE]));
+    return h.redirect(authorizeUrl).code(303);
+  },
+});
