@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { migrate } from '../db/migrator.js';
@@ -10,6 +10,9 @@ export interface CommonOptions {
   json?: boolean;
   org?: string;
 }
+
+/** The --org option every organization-scoped admin command takes. */
+export const orgOption = () => new Option('--org <name>', 'organization (optional when only one exists)');
 
 /** The root program's --config, readable from any subcommand. */
 export function configFor(command: Command, overrides?: Record<string, unknown>): Config {

@@ -3,6 +3,7 @@ import { keys } from './commands/keys/index.js';
 import { migrate } from './commands/migrate.js';
 import { orgs } from './commands/orgs/index.js';
 import { serve } from './commands/serve.js';
+import { tokens } from './commands/tokens/index.js';
 import { handleError } from './errors.js';
 
 const program = new Command('gateway')
@@ -11,7 +12,8 @@ const program = new Command('gateway')
   .addCommand(serve)
   .addCommand(migrate)
   .addCommand(orgs)
-  .addCommand(keys);
+  .addCommand(keys)
+  .addCommand(tokens);
 
 /** Usage errors (unknown option, bad choice, missing argument) exit 2 on every command, help exits 0. */
 function applyUsageRules(command: Command): void {

@@ -1,0 +1,25 @@
+import { Command } from 'commander';
+import { listHeldTokens, type HeldUserBoundToken } from '../../../domain/tokens.js';
+import { orgOption, withOrganization, type CommonOptions } from '../../context.js';
+import { action } from '../../errors.js';
+import { print } from '../../output.js';
+
+export const list = new Command('list')
+  .description('list live principal-bound tokens (never their secret), newest first')
+  .addOption(orgOption())
+  .option('--json', 'print a JSON array of {id, principal, expires_at, issued_by}')
+  .action(
+    action(async (options: CommonOptions, command: Command) => {
+      const tokens = await withOrganization(command, options, async (gateway, org) => {
+        const all: HeldUserBoundToken[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await listHeldTokens(gateway.db, org.id, cursor);
+          all.push(...page.tokens);
+          cursor = page.next_cursor ?? undefined;
+        } while (cursor);
+        return all;
+      });
+      print(!!options.json, tokens, () => tokens);
+    }),
+  );
