@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { catalog } from './commands/catalog/index.js';
 import { keys } from './commands/keys/index.js';
 import { migrate } from './commands/migrate.js';
 import { orgs } from './commands/orgs/index.js';
@@ -13,7 +14,8 @@ const program = new Command('gateway')
   .addCommand(migrate)
   .addCommand(orgs)
   .addCommand(keys)
-  .addCommand(tokens);
+  .addCommand(tokens)
+  .addCommand(catalog);
 
 /** Usage errors (unknown option, bad choice, missing argument) exit 2 on every command, help exits 0. */
 function applyUsageRules(command: Command): void {

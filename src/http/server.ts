@@ -4,6 +4,7 @@ import Joi from 'joi';
 import type { Gateway } from '../domain/gateway.js';
 import { GatewayError } from '../domain/errors.js';
 import { registerAuth } from './auth.js';
+import { registerCatalogVersion } from './catalog-version.js';
 import { failAction, problemBody, registerErrorHandling } from './errors.js';
 import { routePlugins } from './routes/index.js';
 import { renderHostedError } from './routes/hosted/respond.js';
@@ -61,6 +62,7 @@ export async function createServer(gateway: Gateway, options: ServerOptions = {}
   server.validator(Joi);
   registerAuth(server, gateway);
   registerErrorHandling(server, config.server.public_url, renderHostedError);
+  registerCatalogVersion(server, gateway.catalog.version);
   answerClientErrors(server, config.server.public_url);
   logRequests(server, gateway);
   for (const plugin of routePlugins) await server.register({ plugin, options: gateway });

@@ -13,9 +13,18 @@ addFormats.default(ajv);
 
 const compiled = new WeakMap<Task, ValidateFunction>();
 
+/** Compiling costs milliseconds; tasks with the same schema (and every reload of a catalog) share one validator. */
+const bySchemaText = new Map<string, ValidateFunction>();
+
 /** Compiles a schema, or throws with Ajv's reason; the loader calls it for every task at load. */
 export function compileInputSchema(schema: JsonSchema): ValidateFunction {
-  return ajv.compile(schema);
+  const text = JSON.stringify(schema);
+  let validate = bySchemaText.get(text);
+  if (!validate) {
+    validate = ajv.compile(structuredClone(schema));
+    bySchemaText.set(text, validate);
+  }
+  return validate;
 }
 
 /** Remembers a task's compiled validator so a run never compiles. */

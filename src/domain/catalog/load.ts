@@ -17,7 +17,7 @@ import type { Catalog, JsonSchema, JsonTemplate, Provider, Task } from './types.
  */
 export class CatalogError extends Error {
   constructor(readonly problems: string[]) {
-    super(problems.length === 1 ? problems[0] : `${problems[0]} (and ${problems.length - 1} more problems; \`gateway catalog validate FILE\` lists them)`);
+    super(problems.length === 1 ? problems[0] : `${problems[0]} (and ${problems.length - 1} more ${problems.length === 2 ? 'problem' : 'problems'}; \`gateway catalog validate FILE\` lists all)`);
   }
 }
 
@@ -39,6 +39,9 @@ function labelOf(file: string): string {
 }
 
 type Entry = Record<string, unknown>;
+
+/** Parsing YAML is the slowest part of a load; a process that loads the same files again (tests, reloads) parses once. */
+const parsedFiles = new Map<string, unknown>();
 
 const validateOptions: Joi.ValidationOptions = {
   abortEarly: false,
@@ -99,8 +102,10 @@ class CatalogBuilder {
       return undefined;
     }
     const yaml = /\.ya?ml$/i.test(file);
+    const key = `${yaml ? 'yaml' : 'json'}\u0000${text}`;
     try {
-      return (yaml ? YAML.parse(text) : JSON.parse(text)) ?? {};
+      if (!parsedFiles.has(key)) parsedFiles.set(key, (yaml ? YAML.parse(text) : JSON.parse(text)) ?? {});
+      return structuredClone(parsedFiles.get(key));
     } catch (err) {
       this.problem(label, `is not valid ${yaml ? 'YAML' : 'JSON'}: ${(err as Error).message.split('\n')[0]}`);
       return undefined;

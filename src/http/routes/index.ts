@@ -1,15 +1,18 @@
 import type { Plugin } from '@hapi/hapi';
 import type { Gateway } from '../../domain/gateway.js';
 import { callRoutes } from './calls/index.js';
+import { capabilityRoutes } from './capabilities/index.js';
 import { captureRoutes } from './captures/index.js';
 import { connectRoutes } from './connect/index.js';
 import { connectionRoutes } from './connections/index.js';
 import { discoverRoutes } from './discover/index.js';
 import { hostedRoutes } from './hosted/index.js';
+import { providerRoutes } from './providers/index.js';
 import { systemRoutes } from './system/index.js';
+import { taskRoutes } from './tasks/index.js';
 import { tokenRoutes } from './tokens/index.js';
 import { usageRoutes } from './usage/index.js';
 import { webhookRoutes } from './webhooks/index.js';
 
 /** Every resource's plugin; the server registers them in this order. */
-export const routePlugins: Plugin<Gateway>[] = [systemRoutes, tokenRoutes, discoverRoutes, webhookRoutes, connectionRoutes, callRoutes, captureRoutes, usageRoutes, connectRoutes, hostedRoutes];
+export const routePlugins: Plugin<Gateway>[] = [systemRoutes, tokenRoutes, discoverRoutes, webhookRoutes, connectionRoutes, callRoutes, captureRoutes, usageRoutes, connectRoutes, hostedRoutes, taskRoutes, capabilityRoutes, providerRoutes];

@@ -1,0 +1,14 @@
+import type { Boom } from '@hapi/boom';
+import type { ResponseObject, Server } from '@hapi/hapi';
+
+export const CATALOG_VERSION_HEADER = 'svc-catalog-version';
+
+/** DESIGN.md section 4: every response, errors included, names the catalog version it was served with. */
+export function registerCatalogVersion(server: Server, version: string): void {
+  server.ext('onPreResponse', (request, h) => {
+    const response = request.response as ResponseObject | Boom;
+    if ('isBoom' in response && response.isBoom) response.output.headers[CATALOG_VERSION_HEADER] = version;
+    else (response as ResponseObject).header(CATALOG_VERSION_HEADER, version);
+    return h.continue;
+  });
+}

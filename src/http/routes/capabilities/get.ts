@@ -1,0 +1,26 @@
+import type { ServerRoute } from '@hapi/hapi';
+import Joi from 'joi';
+import { findCapability } from '../../../domain/catalog/query.js';
+import { presentTaskSummary } from '../../../domain/catalog/present.js';
+import type { Gateway } from '../../../domain/gateway.js';
+import { actingPrincipal } from '../../../domain/principals.js';
+import { callerOf } from '../../auth.js';
+import { fields, headers } from '../../fields.js';
+
+/** A capability and its routes: the tasks of every provider that can do the job, in catalog order. */
+export const getCapabilityRoute = (gateway: Gateway): ServerRoute => ({
+  method: 'GET',
+  path: '/v1/capabilities/{id}',
+  options: {
+    plugins: { gateway: { userTokens: true } },
+    validate: {
+      params: Joi.object({ id: fields.pathId().required() }),
+      headers: headers({ 'svc-principal': fields.principal() }),
+    },
+  },
+  handler(request) {
+    actingPrincipal(callerOf(request), request.headers['svc-principal'] as string | undefined);
+    const capability = findCapability(gateway.catalog, request.params.id as string);
+    return { id: capability.id, tasks: capability.tasks.map(presentTaskSummary) };
+  },
+});

@@ -1,0 +1,25 @@
+import type { ServerRoute } from '@hapi/hapi';
+import Joi from 'joi';
+import { findActiveTask, findProvider } from '../../../domain/catalog/query.js';
+import { presentTask } from '../../../domain/catalog/present.js';
+import type { Gateway } from '../../../domain/gateway.js';
+import { actingPrincipal } from '../../../domain/principals.js';
+import { callerOf } from '../../auth.js';
+import { fields, headers } from '../../fields.js';
+
+export const getTaskRoute = (gateway: Gateway): ServerRoute => ({
+  method: 'GET',
+  path: '/v1/tasks/{id}',
+  options: {
+    plugins: { gateway: { userTokens: true } },
+    validate: {
+      params: Joi.object({ id: fields.pathId().required() }),
+      headers: headers({ 'svc-principal': fields.principal() }),
+    },
+  },
+  handler(request) {
+    actingPrincipal(callerOf(request), request.headers['svc-principal'] as string | undefined);
+    const task = findActiveTask(gateway.catalog, request.params.id as string);
+    return presentTask(task, findProvider(gateway.catalog, task.provider));
+  },
+});

@@ -1,0 +1,32 @@
+import type { ServerRoute } from '@hapi/hapi';
+import Joi from 'joi';
+import { listTasks, type TaskFilters } from '../../../domain/catalog/query.js';
+import { presentTaskSummary } from '../../../domain/catalog/present.js';
+import type { Gateway } from '../../../domain/gateway.js';
+import { actingPrincipal } from '../../../domain/principals.js';
+import { callerOf } from '../../auth.js';
+import { fields, headers } from '../../fields.js';
+
+export const listTasksRoute = (gateway: Gateway): ServerRoute => ({
+  method: 'GET',
+  path: '/v1/tasks',
+  options: {
+    plugins: { gateway: { userTokens: true } },
+    validate: {
+      headers: headers({ 'svc-principal': fields.principal() }),
+      query: Joi.object({
+        cursor: fields.cursor(),
+        provider: fields.text(100),
+        capability: fields.text(100),
+        kind: fields.oneOf('data', 'action', 'account', 'utility'),
+        q: fields.text(200),
+      }),
+    },
+  },
+  handler(request) {
+    actingPrincipal(callerOf(request), request.headers['svc-principal'] as string | undefined);
+    const { cursor, ...filters } = request.query as TaskFilters & { cursor?: string };
+    const page = listTasks(gateway.catalog, filters, cursor);
+    return { tasks: page.items.map(presentTaskSummary), next_cursor: page.next_cursor };
+  },
+});
