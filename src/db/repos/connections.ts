@@ -110,9 +110,10 @@ export async function changeConnectionStatus(
   t?: Transaction,
 ): Promise<boolean> {
   const placeholders = from.map((_, i) => `$${i + 4}`).join(', ');
+  // A revoked connection is never the default.
+  const isDefault = to === 'revoked' ? '0' : 'is_default';
   const changed = await db.execute(
-    `UPDATE connections SET status = $2, is_default = CASE WHEN $2 = 'revoked' THEN 0 ELSE is_default END, updated_at = $3
-      WHERE id = $1 AND status IN (${placeholders})`,
+    `UPDATE connections SET status = $2, is_default = ${isDefault}, updated_at = $3 WHERE id = $1 AND status IN (${placeholders})`,
     [id, to, now, ...from],
     t,
   );
