@@ -5,6 +5,7 @@ import { migrate } from './commands/migrate.js';
 import { orgs } from './commands/orgs/index.js';
 import { serve } from './commands/serve.js';
 import { tokens } from './commands/tokens/index.js';
+import { webhooks } from './commands/webhooks/index.js';
 import { handleError } from './errors.js';
 
 const program = new Command('gateway')
@@ -15,7 +16,8 @@ const program = new Command('gateway')
   .addCommand(orgs)
   .addCommand(keys)
   .addCommand(tokens)
-  .addCommand(catalog);
+  .addCommand(catalog)
+  .addCommand(webhooks);
 
 /** Usage errors (unknown option, bad choice, missing argument) exit 2 on every command, help exits 0. */
 function applyUsageRules(command: Command): void {

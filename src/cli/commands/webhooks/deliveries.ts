@@ -1,0 +1,19 @@
+import { Command } from 'commander';
+import { DELIVERIES_SHOWN, listDeliveries } from '../../../domain/webhooks/webhooks.js';
+import { orgOption, withOrganization, type CommonOptions } from '../../context.js';
+import { action } from '../../errors.js';
+import { print } from '../../output.js';
+
+export const deliveries = new Command('deliveries')
+  .description(`show a webhook's latest ${DELIVERIES_SHOWN} deliveries, newest first`)
+  .argument('<id>', 'webhook id')
+  .addOption(orgOption())
+  .option('--json', 'print a JSON array of WebhookDelivery records')
+  .action(
+    action(async (id: string, options: CommonOptions, command: Command) => {
+      const found = await withOrganization(command, options, (gateway, org) => listDeliveries(gateway.db, org.id, id));
+      print(!!options.json, found, () =>
+        found.map((d) => ({ id: d.id, event: d.event, state: d.state, attempts: d.attempts, last_status: d.last_status, last_error: d.last_error, updated_at: d.updated_at })),
+      );
+    }),
+  );
