@@ -8,7 +8,7 @@ after(() => fakes.close());
 const CONNECTION_KEYS = ['id', 'provider', 'principal', 'account_id', 'label', 'status', 'scopes', 'default', 'created_at', 'updated_at', 'last_used_at'];
 
 async function events(h: Harness, connectionId: string): Promise<string[]> {
-  const rows = await h.gateway.db.select<{ type: string; payload: string }>('SELECT type, payload FROM webhook_events ORDER BY id ASC');
+  const rows = await h.gateway.db.select<{ type: string; payload: string }>('SELECT type, payload FROM webhook_events ORDER BY created_at ASC, id ASC');
   return rows.filter((row) => JSON.parse(row.payload).data.connection.id === connectionId).map((row) => row.type);
 }
 

@@ -84,7 +84,8 @@ function elapsed(ctx: CallContext): number {
 /** Captured text never holds a credential, even when a provider echoes one back. */
 function redacted(value: unknown, secrets: string[]): string {
   let text = JSON.stringify(value ?? null);
-  for (const secret of secrets) if (secret.length >= 4) text = text.split(secret).join('[redacted]');
+  // Longest first, so "Token <key>" goes whole before "<key>" alone.
+  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) if (secret.length >= 4) text = text.split(secret).join('[redacted]');
   return text;
 }
 
