@@ -1,6 +1,7 @@
 import type { Transaction } from 'sequelize';
 import type { Database } from '../db/database.js';
-import { upsertPrincipalSeen } from '../db/repos/principals.js';
+import { pagePrincipals, upsertPrincipalSeen } from '../db/repos/principals.js';
+import { decodeCursor, PAGE_SIZE, toPage } from './paging.js';
 
 /**
  * Notes that the organization acted as (or for) a principal: GET /v1/principals lists every principal
@@ -15,4 +16,38 @@ export async function recordPrincipalUse(
   transaction?: Transaction,
 ): Promise<void> {
   await upsertPrincipalSeen(db, organizationId, principal, now, transaction);
+}
+
+export interface PrincipalUse {
+  principal: string;
+  first_seen_at: string;
+  last_seen_at: string;
+  /** Connections of the principal that are not revoked. */
+  connections: number;
+}
+
+export interface PrincipalList {
+  principals: PrincipalUse[];
+  next_cursor: string | null;
+}
+
+const iso = (ms: number) => new Date(Number(ms)).toISOString();
+
+/**
+ * GET /v1/principals: every principal the organization has used, in principal order. The cursor is
+ * the house cursor (encodeCursor) wrapping the last principal shown, since principals have no
+ * time-ordered id.
+ */
+export async function listPrincipals(db: Database, organizationId: string, filters: { q?: string; cursor?: string }): Promise<PrincipalList> {
+  const rows = await pagePrincipals(db, organizationId, filters.q, decodeCursor(filters.cursor), PAGE_SIZE);
+  const page = toPage(rows, (row) => row.principal);
+  return {
+    principals: page.items.map((row) => ({
+      principal: row.principal,
+      first_seen_at: iso(row.first_seen_at),
+      last_seen_at: iso(row.last_seen_at),
+      connections: row.connections,
+    })),
+    next_cursor: page.next_cursor,
+  };
 }

@@ -71,13 +71,13 @@ for (const dialect of dialects) {
       try {
         const me = await fetch(`${server.url}/v1/me`, { headers: { authorization: `Bearer ${token.token}` } });
         expect(me.status).to.equal(200);
-        expect((await me.json()).principal).to.equal('user:carol');
+        expect(((await me.json()) as { principal: string }).principal).to.equal('user:carol');
         const revoked = await gw('tokens', 'revoke', token.id, '--json');
         expect(revoked.code, revoked.stderr).to.equal(0);
         expect(JSON.parse(revoked.stdout)).to.deep.equal({ id: token.id, revoked: true });
         const after = await fetch(`${server.url}/v1/me`, { headers: { authorization: `Bearer ${token.token}` } });
         expect(after.status).to.equal(401);
-        expect((await after.json()).code).to.equal('invalid_token');
+        expect(((await after.json()) as { code: string }).code).to.equal('invalid_token');
       } finally {
         await server.stop();
       }

@@ -1,5 +1,6 @@
 import type { Transaction } from 'sequelize';
 import type { Database } from '../database.js';
+import { whereClause, type Condition } from '../pages.js';
 
 /**
  * One statement on both dialects: inserts the principal on first use, else moves last_seen_at forward
@@ -19,4 +20,45 @@ export async function upsertPrincipalSeen(
     [organizationId, principal, now],
     transaction,
   );
+}
+
+export interface PrincipalUseRow {
+  principal: string;
+  first_seen_at: number;
+  last_seen_at: number;
+  /** Connections of the principal that are not revoked. */
+  connections: number;
+}
+
+/** `%`, `_` and the escape character itself match literally in a LIKE pattern. */
+function likeSubstring(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * A page of principals ordered by principal (the table's key, so the primary-key index serves the
+ * order and the keyset), one row beyond `size` when there is more. `q` matches any part,
+ * case-insensitively on both dialects.
+ */
+export async function pagePrincipals(
+  db: Database,
+  organizationId: string,
+  q: string | undefined,
+  afterPrincipal: string | undefined,
+  size: number,
+): Promise<PrincipalUseRow[]> {
+  const conditions: Condition[] = [['p.organization_id = ?', organizationId]];
+  if (afterPrincipal !== undefined) conditions.push(['p.principal > ?', afterPrincipal]);
+  if (q !== undefined) conditions.push([`LOWER(p.principal) LIKE ? ESCAPE '\\'`, likeSubstring(q)]);
+  const { sql, bind } = whereClause(conditions);
+  const rows = await db.select<PrincipalUseRow>(
+    `SELECT p.principal, p.first_seen_at, p.last_seen_at,
+            (SELECT COUNT(*) FROM connections c
+              WHERE c.organization_id = p.organization_id AND c.principal = p.principal AND c.status <> 'revoked') AS connections
+       FROM principals p${sql}
+      ORDER BY p.principal
+      LIMIT ${size + 1}`,
+    bind,
+  );
+  return rows.map((row) => ({ ...row, connections: Number(row.connections) }));
 }

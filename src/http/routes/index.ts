@@ -6,7 +6,9 @@ import { captureRoutes } from './captures/index.js';
 import { connectRoutes } from './connect/index.js';
 import { connectionRoutes } from './connections/index.js';
 import { discoverRoutes } from './discover/index.js';
+import { grantRoutes } from './grants/index.js';
 import { hostedRoutes } from './hosted/index.js';
+import { principalRoutes } from './principals/index.js';
 import { providerRoutes } from './providers/index.js';
 import { systemRoutes } from './system/index.js';
 import { taskRoutes } from './tasks/index.js';
@@ -15,4 +17,4 @@ import { usageRoutes } from './usage/index.js';
 import { webhookRoutes } from './webhooks/index.js';
 
 /** Every resource's plugin; the server registers them in this order. */
-export const routePlugins: Plugin<Gateway>[] = [systemRoutes, tokenRoutes, discoverRoutes, webhookRoutes, connectionRoutes, callRoutes, captureRoutes, usageRoutes, connectRoutes, hostedRoutes, taskRoutes, capabilityRoutes, providerRoutes];
+export const routePlugins: Plugin<Gateway>[] = [systemRoutes, tokenRoutes, principalRoutes, grantRoutes, discoverRoutes, webhookRoutes, connectionRoutes, callRoutes, captureRoutes, usageRoutes, connectRoutes, hostedRoutes, taskRoutes, capabilityRoutes, providerRoutes];

@@ -1,0 +1,48 @@
+import { pageGrants } from '../db/repos/grants.js';
+import type { GrantRow } from '../db/repos/connections.js';
+import type { Database } from '../db/database.js';
+import { decodeCursor, toPage } from './paging.js';
+
+export type GrantState = GrantRow['state'];
+
+export interface Grant {
+  id: string;
+  principal: string;
+  provider: string;
+  connection_id: string;
+  scopes: string[];
+  state: GrantState;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface GrantList {
+  grants: Grant[];
+  next_cursor: string | null;
+}
+
+const iso = (ms: number) => new Date(Number(ms)).toISOString();
+
+function presentGrant(row: GrantRow): Grant {
+  return {
+    id: row.id,
+    principal: row.principal,
+    provider: row.provider,
+    connection_id: row.connection_id,
+    scopes: JSON.parse(row.scopes) as string[],
+    state: row.state,
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+  };
+}
+
+/** GET /v1/grants: every consent of the organization, newest first, optionally one principal's or one state's. */
+export async function listGrants(
+  db: Database,
+  organizationId: string,
+  filters: { principal?: string; state?: GrantState; cursor?: string },
+): Promise<GrantList> {
+  const rows = await pageGrants(db, organizationId, { principal: filters.principal, state: filters.state }, decodeCursor(filters.cursor));
+  const page = toPage(rows, (row) => row.id);
+  return { grants: page.items.map(presentGrant), next_cursor: page.next_cursor };
+}

@@ -1,0 +1,22 @@
+import type { ServerRoute } from '@hapi/hapi';
+import Joi from 'joi';
+import type { Gateway } from '../../../domain/gateway.js';
+import { listGrants, type GrantState } from '../../../domain/grants.js';
+import { callerOf } from '../../auth.js';
+import { fields } from '../../fields.js';
+
+export const listGrantsRoute = (gateway: Gateway): ServerRoute => ({
+  method: 'GET',
+  path: '/v1/grants',
+  options: {
+    validate: {
+      query: Joi.object({
+        cursor: fields.cursor(),
+        principal: fields.principal(),
+        state: fields.oneOf<GrantState>('active', 'revoked'),
+      }),
+    },
+  },
+  handler: (request) =>
+    listGrants(gateway.db, callerOf(request).organization.id, request.query as { principal?: string; state?: GrantState; cursor?: string }),
+});

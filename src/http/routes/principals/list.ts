@@ -1,0 +1,21 @@
+import type { ServerRoute } from '@hapi/hapi';
+import Joi from 'joi';
+import type { Gateway } from '../../../domain/gateway.js';
+import { listPrincipals } from '../../../domain/principal-directory.js';
+import { callerOf } from '../../auth.js';
+import { fields } from '../../fields.js';
+
+export const listPrincipalsRoute = (gateway: Gateway): ServerRoute => ({
+  method: 'GET',
+  path: '/v1/principals',
+  options: {
+    validate: {
+      query: Joi.object({
+        // This cursor wraps a principal (up to 140 characters), so it is longer than the id-based ones.
+        cursor: fields.text(200),
+        q: fields.text(140),
+      }),
+    },
+  },
+  handler: (request) => listPrincipals(gateway.db, callerOf(request).organization.id, request.query as { q?: string; cursor?: string }),
+});
