@@ -1,35 +1,26 @@
 import type { Catalog, Task } from '../catalog/types.js';
-import { ACTION_VERBS, MODIFIERS, NEUTRAL_VERBS, STOP_WORDS } from './lexicon.js';
-import { jobWords, stem, words } from './text.js';
+import { readJob, type JobContext } from './job.js';
+import { ACTION_VERBS } from './lexicon.js';
+import { buildVocabulary, textTerms, type Vocabulary } from './vocabulary.js';
 
 /**
  * The discovery engine (docs/discovery.md): BM25F over each active task's id, title, description,
- * keywords, capability and provider name, with Porter stems, stop words and synonym groups. An index is
- * built once per catalog version; a query then costs only the postings of its own words.
+ * keywords, capability and provider name, with Porter stems, stop words, synonym groups and phrases. An
+ * index is built once per catalog version; a query then costs only the postings of its own terms.
  */
 
 /** How much each field's words count; the title says best what a task is. */
 const FIELD_WEIGHTS = { title: 3, keywords: 2, capability: 2, id: 1.5, description: 1, provider: 1 } as const;
+type Field = keyof typeof FIELD_WEIGHTS;
 const K1 = 1.2;
 const B = 0.75;
-/** A synonym counts a little less than the job's own word, so exact wording wins a tie. */
-const SYNONYM_WEIGHT = 0.8;
 /**
  * The least score a candidate needs: about one distinctive word in a title, or two common ones. A lone
  * match on a word most tasks share (its idf near ln 2) stays below it.
  */
 export const MIN_SCORE = 2;
-/** Internal safety cap on distinct job words scored (a bit each in a 32-bit mask), not a product limit. */
-const MAX_JOB_TERMS = 32;
 
-const stopWords = new Set(STOP_WORDS);
-const neutralVerbs = new Set(NEUTRAL_VERBS);
 const actionVerbs = new Set(ACTION_VERBS);
-const modifiers = new Set(MODIFIERS);
-const neutralStems = new Set(NEUTRAL_VERBS.map(stem));
-const actionStems = new Set(ACTION_VERBS.map(stem));
-
-export type WordRole = 'action' | 'object' | 'neutral' | 'modifier';
 
 interface Postings {
   docs: Uint32Array;
@@ -37,41 +28,28 @@ interface Postings {
   weights: Float64Array;
 }
 
-export interface DiscoveryIndex {
+export interface DiscoveryIndex extends JobContext {
   version: string;
   /** Active tasks; a task's position is its document number. */
   tasks: Task[];
   postings: Map<string, Postings>;
-  /** Stem to the stems it is interchangeable with (its synonym groups, itself excluded). */
-  synonyms: Map<string, string[]>;
+  vocabulary: Vocabulary;
+  /** 1 for tasks that change something: kind action, or account tasks whose capability ends in an action verb. */
+  writes: Uint8Array;
 }
 
-function contentStems(text: string): string[] {
-  return words(text)
-    .filter((word) => !stopWords.has(word))
-    .map(stem);
-}
-
-function buildSynonyms(groups: string[][]): Map<string, string[]> {
-  const related = new Map<string, Set<string>>();
-  for (const group of groups) {
-    // An entry of several words ("pull request") cannot stand for one word; only one-word entries join.
-    const stems = group.map((entry) => words(String(entry))).filter((parts) => parts.length === 1).map(([word]) => stem(word));
-    for (const one of stems) {
-      const set = related.get(one) ?? new Set<string>();
-      for (const other of stems) if (other !== one) set.add(other);
-      related.set(one, set);
-    }
-  }
-  return new Map([...related].map(([key, set]) => [key, [...set].sort()]));
+function changesSomething(task: Task): boolean {
+  return task.kind === 'action' || (task.kind === 'account' && actionVerbs.has(task.capability.split('.').pop()!));
 }
 
 export function buildIndex(catalog: Catalog): DiscoveryIndex {
   const tasks = [...catalog.tasks.values()].filter((task) => task.status === 'active').sort((a, b) => (a.id < b.id ? -1 : 1));
+  const vocabulary = buildVocabulary(catalog.synonyms);
+  const names = new Set<string>();
   const frequencies: Map<string, number>[] = [];
   const lengths: number[] = [];
   for (const task of tasks) {
-    const fields: Record<keyof typeof FIELD_WEIGHTS, string> = {
+    const fields: Record<Field, string> = {
       title: task.title,
       keywords: task.keywords.join(' '),
       capability: task.capability,
@@ -81,10 +59,12 @@ export function buildIndex(catalog: Catalog): DiscoveryIndex {
     };
     const frequency = new Map<string, number>();
     let length = 0;
-    for (const [field, weight] of Object.entries(FIELD_WEIGHTS)) {
-      for (const term of contentStems(fields[field as keyof typeof FIELD_WEIGHTS])) {
+    for (const [field, weight] of Object.entries(FIELD_WEIGHTS) as Array<[Field, number]>) {
+      for (const term of textTerms(vocabulary, fields[field])) {
         frequency.set(term, (frequency.get(term) ?? 0) + weight);
         length += weight;
+        // Descriptions name examples of input ("such as Canberra"); the other fields name the task.
+        if (field !== 'description') names.add(term);
       }
     }
     frequencies.push(frequency);
@@ -108,7 +88,15 @@ export function buildIndex(catalog: Catalog): DiscoveryIndex {
   });
   const postings = new Map<string, Postings>();
   for (const [term, entry] of building) postings.set(term, { docs: Uint32Array.from(entry.docs), weights: Float64Array.from(entry.weights) });
-  return { version: catalog.version, tasks, postings, synonyms: buildSynonyms(catalog.synonyms) };
+  return {
+    version: catalog.version,
+    tasks,
+    postings,
+    vocabulary,
+    names,
+    has: (term) => postings.has(term),
+    writes: Uint8Array.from(tasks, (task) => (changesSomething(task) ? 1 : 0)),
+  };
 }
 
 const indexes = new Map<string, DiscoveryIndex>();
@@ -124,42 +112,6 @@ export function indexFor(catalog: Catalog): DiscoveryIndex {
     indexes.set(catalog.version, index);
   }
   return index;
-}
-
-/** One distinct word of the job, with the index terms that can match it. */
-export interface JobTerm {
-  word: string;
-  role: WordRole;
-  alternatives: Array<{ term: string; weight: number }>;
-}
-
-function roleOf(word: string, wordStem: string): WordRole {
-  if (actionVerbs.has(word)) return 'action';
-  if (neutralVerbs.has(word)) return 'neutral';
-  if (modifiers.has(word)) return 'modifier';
-  if (actionStems.has(wordStem)) return 'action';
-  if (neutralStems.has(wordStem)) return 'neutral';
-  return 'object';
-}
-
-/**
- * The job's words that discovery weighs: stop words and literals (numbers, URLs, quoted text) dropped,
- * and so are names (capitalised inside the sentence, or with digits) that no task knows: those are
- * the task's arguments ("Paris", "hapijs/hapi"), not the job.
- */
-export function readJob(index: DiscoveryIndex, job: string): JobTerm[] {
-  const terms: JobTerm[] = [];
-  const seen = new Set<string>();
-  for (const { word, stem: wordStem, literal, nameLike } of jobWords(job)) {
-    if (literal || stopWords.has(word) || seen.has(wordStem)) continue;
-    const alternatives = [{ term: wordStem, weight: 1 }, ...(index.synonyms.get(wordStem) ?? []).map((term) => ({ term, weight: SYNONYM_WEIGHT }))]
-      .filter(({ term }) => index.postings.has(term));
-    if (nameLike && alternatives.length === 0) continue;
-    seen.add(wordStem);
-    terms.push({ word, role: roleOf(word, wordStem), alternatives });
-    if (terms.length === MAX_JOB_TERMS) break;
-  }
-  return terms;
 }
 
 export interface Ranked {
@@ -178,18 +130,26 @@ export interface Ranking {
 
 export const NEAR_MISSES = 5;
 
-/** Score order, then id, so the same job always ranks the same way. */
-function better(index: DiscoveryIndex, scores: Float64Array, a: number, b: number): boolean {
-  return scores[a] !== scores[b] ? scores[a] > scores[b] : index.tasks[a].id < index.tasks[b].id;
+/**
+ * Rank order: tasks of the preferred class first (when given), then score, then id, so the same job
+ * always ranks the same way.
+ */
+type Order = (a: number, b: number) => boolean;
+
+function rankOrder(index: DiscoveryIndex, scores: Float64Array, preferred?: Uint8Array): Order {
+  return (a, b) => {
+    if (preferred && preferred[a] !== preferred[b]) return preferred[a] > preferred[b];
+    return scores[a] !== scores[b] ? scores[a] > scores[b] : index.tasks[a].id < index.tasks[b].id;
+  };
 }
 
-/** The best `count` documents of `docs` in rank order (count is small: a bounded insertion keeps it linear). */
-function best(index: DiscoveryIndex, scores: Float64Array, docs: Iterable<number>, count: number): number[] {
+/** The best `count` documents of `docs` (count is small: a bounded insertion keeps it linear). */
+function best(docs: Iterable<number>, count: number, better: Order): number[] {
   const top: number[] = [];
   for (const doc of docs) {
-    if (top.length === count && !better(index, scores, doc, top[count - 1])) continue;
+    if (top.length === count && !better(doc, top[count - 1])) continue;
     let at = top.length === count ? count - 1 : top.length;
-    while (at > 0 && better(index, scores, doc, top[at - 1])) {
+    while (at > 0 && better(doc, top[at - 1])) {
       top[at] = top[at - 1];
       at -= 1;
     }
@@ -198,9 +158,14 @@ function best(index: DiscoveryIndex, scores: Float64Array, docs: Iterable<number
   return top;
 }
 
-/** Ranks the catalog's active tasks for a job in plain words. */
+/**
+ * Ranks the catalog's active tasks for a job in plain words. A task qualifies when its score clears
+ * MIN_SCORE, it matches one of the job's action words (when the job has any) and one of its object
+ * words (when it has any), and, for a question, it changes nothing. A command with action words is
+ * served first by the tasks that change something ("schedule a meeting" before listing the schedule).
+ */
 export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking {
-  const terms = readJob(index, job);
+  const { terms, question } = readJob(index, job);
   const size = index.tasks.length;
   const scores = new Float64Array(size);
   const masks = new Uint32Array(size);
@@ -231,17 +196,18 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
     }
   });
 
-  const describe = (doc: number): Ranked => ({
-    task: index.tasks[doc],
-    score: Math.round(scores[doc] * 1000) / 1000,
-    matched: terms.filter((_, position) => masks[doc] & (1 << position)).map((term) => term.word),
-    missed: terms.filter((_, position) => !(masks[doc] & (1 << position))).map((term) => term.word),
-  });
+  const describe = (doc: number): Ranked => {
+    const matched = new Set(terms.filter((_, position) => masks[doc] & (1 << position)).map((term) => term.word));
+    const missed = new Set(terms.map((term) => term.word).filter((word) => !matched.has(word)));
+    return { task: index.tasks[doc], score: Math.round(scores[doc] * 1000) / 1000, matched: [...matched], missed: [...missed] };
+  };
   const qualifies = (doc: number) =>
     scores[doc] >= MIN_SCORE &&
+    !(question && index.writes[doc]) &&
     (actionMask === 0 || (masks[doc] & actionMask) !== 0) &&
     (objectMask === 0 || (masks[doc] & objectMask) !== 0);
-  const candidates = actionMask === 0 && objectMask === 0 ? [] : best(index, scores, touched.filter(qualifies), limit);
+  const commandOrder = rankOrder(index, scores, !question && actionMask !== 0 ? index.writes : undefined);
+  const candidates = actionMask === 0 && objectMask === 0 ? [] : best(touched.filter(qualifies), limit, commandOrder);
   if (candidates.length > 0) return { candidates: candidates.map(describe), nearMisses: [] };
-  return { candidates: [], nearMisses: best(index, scores, touched, NEAR_MISSES).map(describe) };
+  return { candidates: [], nearMisses: best(touched, NEAR_MISSES, rankOrder(index, scores)).map(describe) };
 }

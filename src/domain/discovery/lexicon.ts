@@ -52,7 +52,48 @@ export const ACTION_VERBS = [
   'split', 'round', 'slugify', 'capitalize', 'uppercase', 'lowercase', 'trim', 'escape', 'unescape',
   'tweet', 'forward', 'attach', 'pin', 'unpin', 'react', 'rate', 'review', 'submit', 'fill',
   'measure', 'shuffle', 'pick', 'roll', 'flip', 'draw', 'wrap', 'minify', 'prettify', 'beautify',
+  'chart', 'plot', 'graph', 'upsert', 'insert', 'refund', 'charge', 'invoice',
 ];
+
+/**
+ * Words after which an action verb is a noun ("the post", "my reply", "a blog post" is caught by the
+ * preceding noun instead).
+ */
+export const DETERMINERS = [
+  'a', 'an', 'the', 'this', 'that', 'these', 'those', 'my', 'your', 'our', 'their', 'his', 'her', 'its',
+  'some', 'any', 'each', 'every', 'no', 'of',
+];
+
+/** A job opening with one of these asks to know something: it is answered by a task that reads. */
+export const QUESTION_WORDS = ['what', 'whats', 'which', 'who', 'whom', 'whose', 'when', 'where', 'why', 'how'];
+
+/** "how do I ...", "how to ...": a request for the deed, not a question about the world. */
+export const HOW_TO_FOLLOWERS = ['do', 'can', 'could', 'should', 'would', 'to', 'shall', 'may'];
+
+/** "tell me", "send us": the asker wants to receive, not to send. */
+export const ASKERS = ['me', 'us'];
+
+/** Action verbs that, followed by an asker ("send me the forecast"), only ask to be given something. */
+export const GIVING_VERBS = ['send', 'forward', 'share'];
+
+/** Words a command may open with before its verb ("please", "can you", "hey,"). */
+export const POLITE_OPENERS = ['please', 'pls', 'kindly', 'can', 'could', 'would', 'will', 'you', 'hey', 'hi', 'ok', 'okay', 'just', 'now', 'go', 'and', 'then'];
+
+/**
+ * Words that, opening a command, mean another verb: nouns used as verbs ("email my boss the report" asks
+ * to send one) and "tell" followed by someone other than the asker. The job then carries that verb as an
+ * action word beside the word itself.
+ */
+export const IMPLIED_VERBS: Record<string, string> = {
+  tell: 'send',
+  email: 'send',
+  mail: 'send',
+  message: 'send',
+  text: 'send',
+  dm: 'send',
+  ping: 'send',
+  tweet: 'post',
+};
 
 /**
  * Words that qualify the job (when, which one) rather than name what it is about. They count for

@@ -11,10 +11,16 @@ export function stem(word: string): string {
 const CONTRACTION = /['’](s|t|re|ll|ve|d|m)(?![\p{L}\p{N}])/giu;
 const WORD_SEPARATOR = /[^\p{L}\p{N}]+/u;
 
-/** Lowercase words of catalog text: prose, dotted ids, snake_case and kebab-case all split into words. */
+const ACCENT = /\p{M}+/gu;
+
+/**
+ * Lowercase words of catalog text: prose, dotted ids, snake_case and kebab-case all split into words;
+ * accents dropped, so "Pokémon" and "pokemon" are one word.
+ */
 export function words(text: string): string[] {
   return text
-    .normalize('NFKC')
+    .normalize('NFKD')
+    .replace(ACCENT, '')
     .toLowerCase()
     .replace(CONTRACTION, '')
     .split(WORD_SEPARATOR)
@@ -30,12 +36,14 @@ export interface JobWord {
    * Such things are the task's input, not what the task is.
    */
   literal: boolean;
-  /** Written with a capital inside a sentence, or with digits: an argument when no task knows the word. */
+  /** Written with a capital inside a sentence, or part of a chunk with digits: an argument unless it names a task. */
   nameLike: boolean;
 }
 
 const QUOTED = /"[^"]*"|“[^”]*”/gu;
-const LITERAL_CHUNK = /@|:\/\/|[\p{L}\p{N}]\/[\p{L}\p{N}]|^[^\p{L}]*$/u;
+/** A year in a job ("holidays in 2026") says the job is about a year. */
+const YEAR = /^(19|20)\d\d$/;
+const LITERAL_CHUNK = /@|^#|:\/\/|[\p{L}\p{N}]\/[\p{L}\p{N}]|^[^\p{L}]*$/u;
 const SENTENCE_END = /[.!?:;]$/;
 
 /** The words of a job sentence, in order. */
@@ -44,9 +52,11 @@ export function jobWords(job: string): JobWord[] {
   let sentenceStart = true;
   for (const chunk of job.normalize('NFKC').replace(QUOTED, ' . ').split(/\s+/u).filter(Boolean)) {
     const literalChunk = LITERAL_CHUNK.test(chunk);
-    const capitalized = /^[^\p{L}\p{N}]*\p{Lu}/u.test(chunk) && !sentenceStart;
+    // An identifier such as cus_9 or 9am is a name as a whole, not two words.
+    const nameLike = (/^[^\p{L}\p{N}]*\p{Lu}/u.test(chunk) && !sentenceStart) || /\p{N}/u.test(chunk);
     for (const word of words(chunk)) {
-      result.push({ word, stem: stem(word), literal: literalChunk || /^\p{N}+$/u.test(word), nameLike: capitalized || /\p{N}/u.test(word) });
+      if (YEAR.test(word)) result.push({ word, stem: 'year', literal: false, nameLike: false });
+      else result.push({ word, stem: stem(word), literal: literalChunk || /^\p{N}+$/u.test(word), nameLike });
     }
     sentenceStart = SENTENCE_END.test(chunk);
   }

@@ -1,0 +1,153 @@
+import { expect } from 'chai';
+import type { Catalog } from '../../src/domain/catalog/types.js';
+import { USER_TOKEN_PREFIX } from '../../src/domain/callers.js';
+import { newId } from '../../src/domain/ids.js';
+import { hashSecret, newSecret } from '../../src/domain/secrets.js';
+import { fixtureCatalog } from '../fixtures/discovery/catalog.js';
+import { eachDialect, problem, type Harness } from '../support/harness.js';
+
+const SUMMARY_AND_RANK = ['id', 'provider', 'capability', 'kind', 'title', 'description', 'price_usd', 'score', 'matched'];
+
+async function insertConnection(h: Harness, principal: string, provider: string, status = 'active'): Promise<string> {
+  const id = newId('conn');
+  const now = Date.now();
+  await h.gateway.db.execute(
+    `INSERT INTO connections (id, organization_id, provider, principal, status, scopes, is_default, credential, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, '[]', 1, $6, $7, $7)`,
+    [id, h.organizationId, provider, principal, status, h.gateway.keyring.encrypt('provider-secret'), now],
+  );
+  return id;
+}
+
+async function insertUserToken(h: Harness, principal: string): Promise<string> {
+  const token = newSecret(USER_TOKEN_PREFIX);
+  const now = Date.now();
+  const issuer = (await h.gateway.db.select<{ id: string }>('SELECT id FROM api_keys'))[0].id;
+  await h.gateway.db.execute(
+    `INSERT INTO user_tokens (id, organization_id, principal, token_hash, issued_by, expires_at, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [newId('tok'), h.organizationId, principal, hashSecret(token), issuer, now + 3_600_000, now],
+  );
+  return token;
+}
+
+eachDialect('POST /v1/discover', (h) => {
+  const discover = (payload: unknown, headers: Record<string, string | null> = {}) =>
+    h().request({ method: 'POST', url: '/v1/discover', payload: payload as object, headers });
+  const readyOf = (body: { candidates: Array<{ id: string; ready?: boolean }> }, id: string) => body.candidates.find((c) => c.id === id)?.ready;
+
+  describe('on the built-in catalog', () => {
+    it('finds a weather task for "what\'s the weather in Paris"', async () => {
+      const res = await discover({ task: "what's the weather in Paris" });
+      expect(res.statusCode).to.equal(200);
+      expect(res.json.candidates[0].capability).to.match(/^weather\./);
+      expect(res.json.candidates[0].matched).to.deep.equal(['weather']);
+    });
+  });
+
+  describe('on the discovery fixture catalog', () => {
+    let builtin: Catalog;
+    before(() => {
+      builtin = h().gateway.catalog;
+      h().gateway.catalog = fixtureCatalog({ DISCOVERY_TEST_MAPSCO_KEY: 'platform-key' });
+    });
+    after(() => {
+      h().gateway.catalog = builtin;
+    });
+
+    it('answers exactly {candidates, near_misses}, each candidate a task summary with score and matched', async () => {
+      const res = await discover({ task: 'post a message to the team channel' });
+      expect(res.statusCode).to.equal(200);
+      expect(Object.keys(res.json).sort()).to.deep.equal(['candidates', 'near_misses']);
+      expect(res.json.near_misses).to.deep.equal([]);
+      const [first] = res.json.candidates;
+      expect(Object.keys(first).sort()).to.deep.equal([...SUMMARY_AND_RANK].sort());
+      expect(first).to.include({ id: 'chatco.messages.post', provider: 'chatco', kind: 'action' });
+      expect(first.score).to.be.a('number');
+      expect(first.matched).to.deep.equal(['post', 'message', 'team', 'channel']);
+    });
+
+    it('answers near misses with matched and missed words when nothing qualifies', async () => {
+      const res = await discover({ task: 'send a fax to my lawyer' });
+      expect(res.statusCode).to.equal(200);
+      expect(res.json.candidates).to.deep.equal([]);
+      expect(res.json.near_misses.length).to.be.within(1, 5);
+      const mail = res.json.near_misses.find((miss: { id: string }) => miss.id === 'mailer.mail.send');
+      expect(mail).to.include.keys([...SUMMARY_AND_RANK, 'missed']);
+      expect(mail.matched).to.deep.equal(['send']);
+      expect(mail.missed).to.deep.equal(['fax', 'lawyer']);
+    });
+
+    it('honours limit, default 5', async () => {
+      expect((await discover({ task: 'weather forecast temperature', limit: 1 })).json.candidates).to.have.length(1);
+      expect((await discover({ task: 'weather forecast temperature' })).json.candidates).to.have.length(2);
+      expect((await discover({ task: 'list issues repository user', limit: 2 })).json.candidates).to.have.length(2);
+    });
+
+    it('answers 400 invalid_input naming the field for a bad limit', async () => {
+      for (const limit of [0, 51, 1.5, 'five', null]) {
+        const body = problem(await discover({ task: 'weather', limit }), 400, 'invalid_input');
+        expect(body.invalid_params.map((param: { name: string }) => param.name)).to.deep.equal(['payload.limit']);
+      }
+    });
+
+    it('answers 400 invalid_input for a missing, empty, over-long or ill-formed task', async () => {
+      for (const payload of [{}, { limit: 3 }, { task: '' }, { task: 'x'.repeat(501) }, { task: 42 }, { task: 'weather\u0000now' }, { task: 'weather \ud800' }]) {
+        const body = problem(await discover(payload), 400, 'invalid_input');
+        expect(body.invalid_params.map((param: { name: string }) => param.name)).to.deep.equal(['payload.task']);
+      }
+      problem(await discover(undefined), 400, 'invalid_input');
+      problem(await discover({ task: 'weather', extra: true }), 400, 'invalid_input');
+      expect((await discover({ task: 'x'.repeat(500) })).statusCode).to.equal(200);
+    });
+
+    it('gives no ready without a principal, and ready per task once one is named', async () => {
+      const res = await discover({ task: 'weather forecast temperature' });
+      expect(res.json.candidates[0]).to.not.have.property('ready');
+      const named = await discover({ task: 'weather forecast temperature' }, { 'svc-principal': 'user:alice' });
+      expect(named.json.candidates.map((c: { ready: boolean }) => c.ready)).to.deep.equal([true, true]);
+      problem(await discover({ task: 'weather' }, { 'svc-principal': 'someone' }), 400, 'invalid_input');
+    });
+
+    it('makes an account task ready only once the user principal has an active connection to its provider', async () => {
+      const job = { task: 'create an issue in my repository' };
+      const alice = { 'svc-principal': 'user:alice' };
+      expect(readyOf((await discover(job, alice)).json, 'gitco.issues.create')).to.equal(false);
+      await insertConnection(h(), 'organization', 'gitco');
+      await insertConnection(h(), 'user:alice', 'gitco', 'needs_reauth');
+      await insertConnection(h(), 'user:bob', 'gitco');
+      expect(readyOf((await discover(job, alice)).json, 'gitco.issues.create')).to.equal(false);
+      expect(readyOf((await discover(job, { 'svc-principal': 'organization' })).json, 'gitco.issues.create')).to.equal(false);
+      await insertConnection(h(), 'user:alice', 'gitco');
+      expect(readyOf((await discover(job, alice)).json, 'gitco.issues.create')).to.equal(true);
+    });
+
+    it('makes a data or action task ready with the principal\'s or the organization\'s connection, or a platform credential', async () => {
+      const job = { task: 'post a message to the team channel' };
+      const carol = { 'svc-principal': 'user:carol' };
+      expect(readyOf((await discover(job, carol)).json, 'chatco.messages.post')).to.equal(false);
+      await insertConnection(h(), 'user:carol', 'chatco', 'revoked');
+      expect(readyOf((await discover(job, carol)).json, 'chatco.messages.post')).to.equal(false);
+      await insertConnection(h(), 'organization', 'chatco');
+      expect(readyOf((await discover(job, carol)).json, 'chatco.messages.post')).to.equal(true);
+      expect(readyOf((await discover(job, { 'svc-principal': 'organization' })).json, 'chatco.messages.post')).to.equal(true);
+      expect(readyOf((await discover({ task: 'coordinates of an address' }, carol)).json, 'mapsco.geocode')).to.equal(true);
+    });
+
+    it('lets a principal-bound token discover as itself, and refuses it another principal', async () => {
+      const token = await insertUserToken(h(), 'user:dave');
+      const auth = { authorization: `Bearer ${token}` };
+      const job = { task: 'create an issue in my repository' };
+      expect(readyOf((await discover(job, auth)).json, 'gitco.issues.create')).to.equal(false);
+      await insertConnection(h(), 'user:dave', 'gitco');
+      expect(readyOf((await discover(job, auth)).json, 'gitco.issues.create')).to.equal(true);
+      expect(readyOf((await discover(job, { ...auth, 'svc-principal': 'user:dave' })).json, 'gitco.issues.create')).to.equal(true);
+      problem(await discover(job, { ...auth, 'svc-principal': 'user:erin' }), 403, 'principal_forbidden');
+      problem(await discover(job, { ...auth, 'svc-principal': 'organization' }), 403, 'principal_forbidden');
+    });
+
+    it('answers 401 without a bearer credential', async () => {
+      problem(await discover({ task: 'weather' }, { authorization: null }), 401, 'unauthenticated');
+    });
+  });
+});
