@@ -16,7 +16,7 @@ for (const dialect of dialects) {
     });
     after(async () => close?.());
 
-    const create = (payload: unknown, headers: Record<string, string> = {}) => h.request({ method: 'POST', url: '/v1/connect/sessions', payload, headers });
+    const create = (payload: object, headers: Record<string, string> = {}) => h.request({ method: 'POST', url: '/v1/connect/sessions', payload, headers });
 
     async function tokenFor(principal: string) {
       const issued = await h.request({ method: 'POST', url: '/v1/tokens', payload: { principal } });
@@ -55,7 +55,7 @@ for (const dialect of dialects) {
     });
 
     it('refuses bad input with 400 invalid_input naming the field', async () => {
-      const cases: Array<[unknown, string]> = [
+      const cases: Array<[object, string]> = [
         [{ provider: 'nope', principal: 'user:ada' }, 'provider'],
         [{ provider: 'open-meteo', principal: 'user:ada' }, 'provider'],
         [{ provider: 'oidc-test', principal: 'user:ada', scopes: ['admin:everything'] }, 'scopes'],
