@@ -40,8 +40,8 @@ describe('terminal UI components', () => {
     for (const columns of [70, 80, 100]) {
       const lines = linesOf(render(<CallLine call={call} widths={fitColumns(columns)} />).lastFrame());
       expect(lines).to.have.length(1);
-      expect(lines[0]).to.match(/ a-provider-\S*… /);
-      expect(lines[0]).to.match(/ connection\S*… /);
+      expect(lines[0]).to.match(/ a-provide\S*… /);
+      expect(lines[0]).to.match(/ connec\S*… /);
       expect(lines[0].length).to.be.at.most(columns);
     }
     expect(fitColumns(200)).to.deep.equal([12, 30, 18, 22, 7, 11, 9]);
