@@ -127,6 +127,13 @@ eachDialect('run: anonymous tasks, receipts, request rendering and audit rows', 
     expect(fakes.open.requests).to.have.length(0);
   });
 
+  it('answers 401 without a bearer credential and 413 for a body over the limit, before any upstream call', async () => {
+    problem(await h().request({ method: 'POST', url: '/v1/tasks/rt-open.weather.now/run', payload: { city: 'Oslo' }, headers: { authorization: null } }), 401, 'unauthenticated');
+    problem(await run(h(), 'rt-open.weather.now', { city: 'x'.repeat(1_100_000) }), 413, 'payload_too_large');
+    problem(await run(h(), 'rt-open.weather.now', ['not', 'an', 'object']), 400, 'invalid_input');
+    expect(fakes.open.requests).to.have.length(0);
+  });
+
   it('answers 409 catalog_version_mismatch for a pinned version other than the served one, and runs on the right one', async () => {
     const body = problem(await run(h(), 'rt-open.weather.now', { city: 'Oslo' }, { 'svc-version': '000000000000' }), 409, 'catalog_version_mismatch');
     expect(body.catalog_version).to.equal(h().gateway.catalog.version);
