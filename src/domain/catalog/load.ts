@@ -7,8 +7,7 @@ import { packageRoot } from '../../config/load.js';
 import type { Config } from '../../config/schema.js';
 import { builtinHandlers } from '../../providers/builtin/index.js';
 import { attachValidator, compileInputSchema } from './input.js';
-import { placeholdersOf } from './request.js';
-import { fileSchema, providerOverrideSchema, providerSchema, taskSchema } from './schema.js';
+import { fileSchema, placeholdersOf, providerOverrideSchema, providerSchema, taskSchema } from './schema.js';
 import type { Catalog, JsonSchema, JsonTemplate, Provider, Task } from './types.js';
 
 /**

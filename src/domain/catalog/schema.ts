@@ -9,7 +9,12 @@ export const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,98}[a-z0-9])?$/;
 /** Lower-case dotted words, at least two: `weather.current`, `email.send`. */
 export const CAPABILITY = /^[a-z0-9_]+(?:\.[a-z0-9_]+)+$/;
 /** `{name}` in templates: an input field. */
-export const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/** Input fields a template string names, in order. */
+export function placeholdersOf(template: string): string[] {
+  return [...template.matchAll(PLACEHOLDER)].map((match) => match[1]);
+}
 
 const text = (max: number) => Joi.string().trim().min(1).max(max);
 const url = () => Joi.string().uri({ scheme: ['https', 'http'] }).max(2000);
