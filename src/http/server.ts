@@ -9,6 +9,12 @@ import { failAction, problemBody, registerErrorHandling } from './errors.js';
 import { routePlugins } from './routes/index.js';
 import { renderHostedError } from './routes/hosted/respond.js';
 
+const corsRequestHeaders = [
+  'svc-principal', 'svc-connection', 'svc-account', 'svc-credential', 'svc-max-cost', 'svc-fallback', 'svc-tag',
+  'svc-order', 'svc-only', 'svc-sort', 'svc-zero-retention', 'svc-version', 'idempotency-key',
+];
+const corsExposedHeaders = ['svc-catalog-version', 'retry-after', 'ratelimit', 'ratelimit-policy'];
+
 export interface ServerOptions {
   host?: string;
   port?: number;
@@ -57,6 +63,9 @@ export async function createServer(gateway: Gateway, options: ServerOptions = {}
       payload: { maxBytes: config.limits.max_body_bytes, allow: ['application/json'], defaultContentType: 'application/json' },
       response: { emptyStatusCode: 204 },
       security: { noSniff: true, xframe: 'deny', referrer: 'no-referrer' },
+      // Browsers may call with principal-bound tokens; the organization's trusted origins are enforced
+      // per request by the auth strategy (403 untrusted_origin), so preflights are answered for any origin.
+      cors: { origin: ['*'], additionalHeaders: corsRequestHeaders, additionalExposedHeaders: corsExposedHeaders, maxAge: 600 },
     },
   });
   server.validator(Joi);

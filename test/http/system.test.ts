@@ -74,3 +74,16 @@ eachDialect('system routes and callers', (h) => {
     await other.database.drop();
   });
 });
+
+eachDialect('browser callers', (h) => {
+  it('answers a CORS preflight for the run headers without credentials', async () => {
+    const res = await h().request({
+      method: 'OPTIONS',
+      url: '/v1/me',
+      headers: { authorization: null, origin: 'https://app.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization, svc-principal' },
+    });
+    expect(res.statusCode).to.equal(200);
+    expect(String(res.headers['access-control-allow-headers'])).to.include('svc-principal');
+    expect(String(res.headers['access-control-allow-origin'])).to.be.oneOf(['*', 'https://app.example']);
+  });
+});
