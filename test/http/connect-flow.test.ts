@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { pino } from 'pino';
 import { dialects } from '../support/databases.js';
 import type { Harness } from '../support/harness.js';
 import {
@@ -229,6 +230,21 @@ for (const dialect of dialects) {
       expect(listed.json.sessions.map((s: { id: string }) => s.id)).to.include(session.session_id);
     });
 
+    it('stops the links of a suspended organization at every step', async () => {
+      const session = await createSession();
+      const browser = newBrowser();
+      await browser.go(session.url);
+      await h.gateway.db.execute(`UPDATE organizations SET status = 'suspended'`);
+      try {
+        for (const res of [await browser.go(session.url), await browser.go(session.url, { form: {} })]) {
+          expect(res.status).to.equal(404);
+          expect(res.body).to.include('not available for this app right now');
+        }
+      } finally {
+        await h.gateway.db.execute(`UPDATE organizations SET status = 'active'`);
+      }
+    });
+
     it('answers unknown links and hosted routes with HTML pages', async () => {
       const browser = newBrowser();
       for (const path of ['/v1/hosted/connect/cs_unknown', '/v1/hosted/connect/not-a-link', '/v1/hosted/nowhere', '/v1/hosted/connect/callback?state=nope']) {
@@ -322,18 +338,28 @@ for (const dialect of dialects) {
       expect((await fetch(`${oauth.issuer}/me`, { headers: { authorization: `Bearer ${credential.access_token}` } })).status).to.equal(401);
     });
 
-    it('keeps provider-side revocation best effort when the provider is unreachable', async () => {
+    it('keeps provider-side revocation best effort when the provider is unreachable, logging without tokens', async () => {
       const { session } = await consent({ principal: 'user:unreachable' }, 'unreachable-account');
       const { connection_id: id } = await readSession(session.session_id);
       const row = (await findConnectionById(h.gateway.db, id))!;
-      const provider = h.gateway.catalog.providers.get('oidc-test')!;
-      const auth = provider.auth as { revoke_url: string };
-      const original = auth.revoke_url;
+      const credential = openCredential(h.gateway.keyring, row.credential);
+      if (credential.type !== 'oauth2') throw new Error('expected OAuth tokens');
+      const auth = h.gateway.catalog.providers.get('oidc-test')!.auth as { revoke_url: string };
+      const original = { url: auth.revoke_url, log: h.gateway.log };
+      const lines: string[] = [];
       auth.revoke_url = 'http://127.0.0.1:1/revoke';
+      h.gateway.log = pino({ level: 'warn' }, { write: (line: string) => lines.push(line) });
       try {
         await revokeAtProvider(h.gateway, row);
       } finally {
-        auth.revoke_url = original;
+        auth.revoke_url = original.url;
+        h.gateway.log = original.log;
+      }
+      expect(lines.length).to.equal(2);
+      expect(lines[0]).to.include('provider-side revocation failed');
+      for (const line of lines) {
+        expect(line).to.not.include(credential.access_token);
+        expect(line).to.not.include(credential.refresh_token!);
       }
     });
   });

@@ -47,6 +47,7 @@ const linkProblem = (detail: string) => new GatewayError('connect_session_not_fo
 const UNKNOWN = 'This link is not valid. Check that you opened the whole link, or ask the app that sent you here for a new one.';
 const USED = 'This link has already been used to connect an account. Links work only once; ask the app that sent you here for a new one if you need to connect again.';
 const EXPIRED = 'This link has expired. Links are valid for a short time only; ask the app that sent you here for a new one.';
+const UNAVAILABLE = 'Connecting accounts is not available for this app right now. Ask the app that sent you here for help.';
 const UNKNOWN_RESPONSE = 'This sign-in response is not valid or was already handled. Start again from the link you were given.';
 const OTHER_BROWSER = 'This sign-in was started in a different browser, or its cookie was removed. Open the link again in this browser and press Continue.';
 
@@ -61,9 +62,10 @@ function usable(row: ConnectSessionRow | null, now: number): ConnectSessionRow {
 
 async function viewOf(gateway: Gateway, session: ConnectSessionRow): Promise<ConsentView> {
   const organization = await findOrganizationById(gateway.db, session.organization_id);
+  if (!organization || organization.status !== 'active') throw linkProblem(UNAVAILABLE);
   return {
     session,
-    organizationName: organization?.name ?? 'this organization',
+    organizationName: organization.name,
     provider: oauthProvider(gateway, session.provider),
     scopes: JSON.parse(session.scopes) as string[],
   };
@@ -80,7 +82,7 @@ export async function openConnectLink(gateway: Gateway, secret: string, now = Da
 }
 
 async function startAttempt(gateway: Gateway, session: ConnectSessionRow, browserSecret: string, now: number): Promise<string> {
-  const provider = oauthProvider(gateway, session.provider);
+  const { provider } = await viewOf(gateway, session);
   const client = await resolveOAuthClient(gateway, session.organization_id, provider.slug);
   const attempt = await startAuthorization(provider.auth, client.client_id, oauthRedirectUri(gateway.config), JSON.parse(session.scopes) as string[]);
   const bound = await bindConnectSession(
