@@ -36,6 +36,11 @@ export interface DiscoveryIndex extends JobContext {
   vocabulary: Vocabulary;
   /** 1 for tasks that change something: kind action, or account tasks whose capability ends in an action verb. */
   writes: Uint8Array;
+  /**
+   * Per-document work space of `rank`, zero between calls: ranking is synchronous, so one set per index
+   * serves every request without allocating (and collecting) arrays the size of the catalog each time.
+   */
+  scratch: { scores: Float64Array; masks: Uint32Array; termBest: Float64Array };
 }
 
 function changesSomething(task: Task): boolean {
@@ -96,6 +101,7 @@ export function buildIndex(catalog: Catalog): DiscoveryIndex {
     names,
     has: (term) => postings.has(term),
     writes: Uint8Array.from(tasks, (task) => (changesSomething(task) ? 1 : 0)),
+    scratch: { scores: new Float64Array(tasks.length), masks: new Uint32Array(tasks.length), termBest: new Float64Array(tasks.length) },
   };
 }
 
@@ -166,48 +172,53 @@ function best(docs: Iterable<number>, count: number, better: Order): number[] {
  */
 export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking {
   const { terms, question } = readJob(index, job);
-  const size = index.tasks.length;
-  const scores = new Float64Array(size);
-  const masks = new Uint32Array(size);
-  const termBest = new Float64Array(size);
+  const { scores, masks, termBest } = index.scratch;
   const touched: number[] = [];
+  const termDocs: number[] = [];
   let actionMask = 0;
   let objectMask = 0;
-  terms.forEach((term, position) => {
-    const bit = 1 << position;
-    if (term.role === 'action') actionMask |= bit;
-    if (term.role === 'object') objectMask |= bit;
-    // A document matching several of a word's alternatives counts the best one once.
-    const docs: number[] = [];
-    for (const { term: key, weight } of term.alternatives) {
-      const { docs: postingDocs, weights } = index.postings.get(key)!;
-      for (let i = 0; i < postingDocs.length; i += 1) {
-        const doc = postingDocs[i];
-        const value = weights[i] * weight;
-        if (termBest[doc] === 0) docs.push(doc);
-        if (value > termBest[doc]) termBest[doc] = value;
+  try {
+    terms.forEach((term, position) => {
+      const bit = 1 << position;
+      if (term.role === 'action') actionMask |= bit;
+      if (term.role === 'object') objectMask |= bit;
+      // A document matching several of a term's alternatives counts the best one once.
+      termDocs.length = 0;
+      for (const { term: key, weight } of term.alternatives) {
+        const { docs, weights } = index.postings.get(key)!;
+        for (let i = 0; i < docs.length; i += 1) {
+          const doc = docs[i];
+          const value = weights[i] * weight;
+          if (termBest[doc] === 0) termDocs.push(doc);
+          if (value > termBest[doc]) termBest[doc] = value;
+        }
       }
-    }
-    for (const doc of docs) {
-      if (masks[doc] === 0) touched.push(doc);
-      scores[doc] += termBest[doc];
-      masks[doc] |= bit;
-      termBest[doc] = 0;
-    }
-  });
+      for (const doc of termDocs) {
+        if (masks[doc] === 0) touched.push(doc);
+        scores[doc] += termBest[doc];
+        masks[doc] |= bit;
+        termBest[doc] = 0;
+      }
+    });
 
-  const describe = (doc: number): Ranked => {
-    const matched = new Set(terms.filter((_, position) => masks[doc] & (1 << position)).map((term) => term.word));
-    const missed = new Set(terms.map((term) => term.word).filter((word) => !matched.has(word)));
-    return { task: index.tasks[doc], score: Math.round(scores[doc] * 1000) / 1000, matched: [...matched], missed: [...missed] };
-  };
-  const qualifies = (doc: number) =>
-    scores[doc] >= MIN_SCORE &&
-    !(question && index.writes[doc]) &&
-    (actionMask === 0 || (masks[doc] & actionMask) !== 0) &&
-    (objectMask === 0 || (masks[doc] & objectMask) !== 0);
-  const commandOrder = rankOrder(index, scores, !question && actionMask !== 0 ? index.writes : undefined);
-  const candidates = actionMask === 0 && objectMask === 0 ? [] : best(touched.filter(qualifies), limit, commandOrder);
-  if (candidates.length > 0) return { candidates: candidates.map(describe), nearMisses: [] };
-  return { candidates: [], nearMisses: best(touched, NEAR_MISSES, rankOrder(index, scores)).map(describe) };
+    const describe = (doc: number): Ranked => {
+      const matched = new Set(terms.filter((_, position) => masks[doc] & (1 << position)).map((term) => term.word));
+      const missed = new Set(terms.map((term) => term.word).filter((word) => !matched.has(word)));
+      return { task: index.tasks[doc], score: Math.round(scores[doc] * 1000) / 1000, matched: [...matched], missed: [...missed] };
+    };
+    const qualifies = (doc: number) =>
+      scores[doc] >= MIN_SCORE &&
+      !(question && index.writes[doc]) &&
+      (actionMask === 0 || (masks[doc] & actionMask) !== 0) &&
+      (objectMask === 0 || (masks[doc] & objectMask) !== 0);
+    const commandOrder = rankOrder(index, scores, !question && actionMask !== 0 ? index.writes : undefined);
+    const candidates = actionMask === 0 && objectMask === 0 ? [] : best(touched.filter(qualifies), limit, commandOrder);
+    if (candidates.length > 0) return { candidates: candidates.map(describe), nearMisses: [] };
+    return { candidates: [], nearMisses: best(touched, NEAR_MISSES, rankOrder(index, scores)).map(describe) };
+  } finally {
+    for (const doc of touched) {
+      scores[doc] = 0;
+      masks[doc] = 0;
+    }
+  }
 }
