@@ -88,6 +88,14 @@ eachDialect('run: anonymous tasks, receipts, request rendering and audit rows', 
     expect(call).to.include({ provider: 'builtin', outcome: 'hit' });
   });
 
+  it('answers 400 invalid_input when a utility handler rejects its input, recorded as a fault charged 0', async () => {
+    const body = problem(await run(h(), 'builtin.time.convert', { instant: '2026-01-01T00:00:00Z', timezone: 'Mars/Olympus' }), 400, 'invalid_input');
+    expect(body.invalid_params[0].name).to.equal('timezone');
+    const call = await callRow(h(), body.call_id);
+    expect(call).to.include({ outcome: 'fault', error_code: 'invalid_input' });
+    expect(Number(call.charged_micros)).to.equal(0);
+  });
+
   it('answers 404 task_not_found and 410 task_retired / task_broken without recording a call', async () => {
     const before = await countCalls(h());
     problem(await run(h(), 'rt-open.nothing', {}), 404, 'task_not_found');
