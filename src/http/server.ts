@@ -43,7 +43,8 @@ function logRequests(server: Server, gateway: Gateway): void {
     const response = request.response as { statusCode?: number } | null;
     gateway.log.info({
       method: request.method.toUpperCase(),
-      path: request.path,
+      // Hosted page addresses carry secrets (connect links, signed page links): log the route template.
+      path: request.path.startsWith('/v1/hosted/') ? request.route.path : request.path,
       status: response?.statusCode,
       ms: Date.now() - request.info.received,
       org: request.auth.credentials?.caller?.organization.id,
