@@ -245,6 +245,23 @@ for (const dialect of dialects) {
       }
     });
 
+    it('never writes a link secret into the request log', async () => {
+      const session = await createSession();
+      const secret = session.url.split('/').pop()!;
+      const original = h.gateway.log;
+      const lines: string[] = [];
+      h.gateway.log = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
+      try {
+        const browser = newBrowser();
+        await browser.go(session.url);
+        await browser.go(session.url, { form: {} });
+      } finally {
+        h.gateway.log = original;
+      }
+      expect(lines.join('\n')).to.include('/v1/hosted/connect/{secret}');
+      expect(lines.join('\n')).to.not.include(secret);
+    });
+
     it('answers unknown links and hosted routes with HTML pages', async () => {
       const browser = newBrowser();
       for (const path of ['/v1/hosted/connect/cs_unknown', '/v1/hosted/connect/not-a-link', '/v1/hosted/nowhere', '/v1/hosted/connect/callback?state=nope']) {
