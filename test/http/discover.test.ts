@@ -6,7 +6,7 @@ import { hashSecret, newSecret } from '../../src/domain/secrets.js';
 import { fixtureCatalog } from '../fixtures/discovery/catalog.js';
 import { eachDialect, problem, type Harness } from '../support/harness.js';
 
-const SUMMARY_AND_RANK = ['id', 'provider', 'capability', 'kind', 'title', 'description', 'price_usd', 'score', 'matched'];
+const SUMMARY_AND_RANK = ['id', 'provider', 'capability', 'kind', 'title', 'description', 'price_usd', 'status', 'score', 'matched'];
 
 async function insertConnection(h: Harness, principal: string, provider: string, status = 'active'): Promise<string> {
   const id = newId('conn');
