@@ -3,6 +3,7 @@ import { catalog } from './commands/catalog/index.js';
 import { keys } from './commands/keys/index.js';
 import { migrate } from './commands/migrate.js';
 import { orgs } from './commands/orgs/index.js';
+import { redirectUris } from './commands/redirect-uris/index.js';
 import { serve } from './commands/serve.js';
 import { tokens } from './commands/tokens/index.js';
 import { webhooks } from './commands/webhooks/index.js';
@@ -16,6 +17,7 @@ const program = new Command('gateway')
   .addCommand(orgs)
   .addCommand(keys)
   .addCommand(tokens)
+  .addCommand(redirectUris)
   .addCommand(catalog)
   .addCommand(webhooks);
 

@@ -10,6 +10,7 @@ import { grantRoutes } from './grants/index.js';
 import { hostedRoutes } from './hosted/index.js';
 import { principalRoutes } from './principals/index.js';
 import { providerRoutes } from './providers/index.js';
+import { redirectUriRoutes } from './redirect-uris/index.js';
 import { systemRoutes } from './system/index.js';
 import { taskRoutes } from './tasks/index.js';
 import { tokenRoutes } from './tokens/index.js';
@@ -17,4 +18,4 @@ import { usageRoutes } from './usage/index.js';
 import { webhookRoutes } from './webhooks/index.js';
 
 /** Every resource's plugin; the server registers them in this order. */
-export const routePlugins: Plugin<Gateway>[] = [systemRoutes, tokenRoutes, principalRoutes, grantRoutes, discoverRoutes, webhookRoutes, connectionRoutes, callRoutes, captureRoutes, usageRoutes, connectRoutes, hostedRoutes, taskRoutes, capabilityRoutes, providerRoutes];
+export const routePlugins: Plugin<Gateway>[] = [systemRoutes, tokenRoutes, principalRoutes, grantRoutes, redirectUriRoutes, discoverRoutes, webhookRoutes, connectionRoutes, callRoutes, captureRoutes, usageRoutes, connectRoutes, hostedRoutes, taskRoutes, capabilityRoutes, providerRoutes];

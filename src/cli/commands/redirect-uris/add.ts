@@ -1,0 +1,16 @@
+import { Command } from 'commander';
+import { addRedirectUri } from '../../../domain/redirect-uris.js';
+import { orgOption, withOrganization, type CommonOptions } from '../../context.js';
+import { action } from '../../errors.js';
+import { printAllowlist } from './show.js';
+
+export const add = new Command('add')
+  .description('allow one more connect callback (already allowed: no change)')
+  .argument('<uri>', 'https URL without query or fragment (plain http only for localhost and 127.0.0.1)')
+  .addOption(orgOption())
+  .option('--json', 'print {redirect_uris}')
+  .action(
+    action(async (uri: string, options: CommonOptions, command: Command) => {
+      printAllowlist(!!options.json, await withOrganization(command, options, (gateway, org) => addRedirectUri(gateway.db, org.id, uri)));
+    }),
+  );

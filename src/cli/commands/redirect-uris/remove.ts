@@ -1,0 +1,16 @@
+import { Command } from 'commander';
+import { removeRedirectUri } from '../../../domain/redirect-uris.js';
+import { orgOption, withOrganization, type CommonOptions } from '../../context.js';
+import { action } from '../../errors.js';
+import { printAllowlist } from './show.js';
+
+export const remove = new Command('remove')
+  .description('stop allowing a connect callback')
+  .argument('<uri>', 'an allowlisted URI (compared in canonical form)')
+  .addOption(orgOption())
+  .option('--json', 'print {redirect_uris}')
+  .action(
+    action(async (uri: string, options: CommonOptions, command: Command) => {
+      printAllowlist(!!options.json, await withOrganization(command, options, (gateway, org) => removeRedirectUri(gateway.db, org.id, uri)));
+    }),
+  );
