@@ -24,13 +24,13 @@ export const STOP_WORDS = [
 
 /**
  * Verbs that do not decide the task: asking to see something (every data task answers a question) and
- * light verbs whose object carries the meaning ("make a slug", "turn this into"). They help ranking
+ * light verbs whose object carries the meaning ("make a slug", "leave a comment"). They help ranking
  * ("list issues" over "create issue") but a task need not match them to qualify.
  */
 export const NEUTRAL_VERBS = [
   'get', 'fetch', 'show', 'find', 'look', 'lookup', 'check', 'see', 'give', 'read', 'retrieve', 'view',
   'display', 'list', 'search', 'query', 'return', 'grab', 'obtain', 'pull', 'print', 'browse', 'inspect',
-  'describe', 'explore', 'discover', 'figure', 'learn', 'load', 'open', 'make', 'turn', 'put', 'take',
+  'describe', 'explore', 'discover', 'figure', 'learn', 'load', 'open', 'make', 'turn', 'take', 'leave',
   'bring', 'keep',
 ];
 
@@ -47,7 +47,7 @@ export const ACTION_VERBS = [
   'compute', 'format', 'parse', 'validate', 'verify', 'transfer', 'pay', 'buy', 'purchase', 'order',
   'sell', 'play', 'pause', 'call', 'notify', 'remind', 'mark', 'reset', 'start', 'stop', 'run', 'deploy',
   'fork', 'clone', 'transcribe', 'summarize', 'summarise', 'resize', 'compress', 'sign', 'approve',
-  'reject', 'block', 'unblock', 'mute', 'subscribe', 'unsubscribe', 'join', 'leave', 'accept', 'decline',
+  'reject', 'block', 'unblock', 'mute', 'subscribe', 'unsubscribe', 'join', 'accept', 'decline', 'put',
   'register', 'install', 'restart', 'sync', 'import', 'export', 'save', 'store', 'record', 'count', 'sort',
   'split', 'round', 'slugify', 'capitalize', 'uppercase', 'lowercase', 'trim', 'escape', 'unescape',
   'tweet', 'forward', 'attach', 'pin', 'unpin', 'react', 'rate', 'review', 'submit', 'fill',
