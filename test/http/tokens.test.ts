@@ -172,6 +172,31 @@ eachDialect('principal-bound tokens: what a token may do', (h) => {
     expect((await h().request({ method: 'GET', url: '/v1/me', headers })).statusCode).to.equal(200);
   });
 
+  it('acts only as its own principal where a route names one: 403 principal_forbidden for any other', async () => {
+    const headers = bearer((await issue('user:ada')).token);
+    expect((await h().request({ method: 'GET', url: '/v1/tasks', headers })).statusCode).to.equal(200);
+    expect((await h().request({ method: 'GET', url: '/v1/tasks', headers: { ...headers, 'svc-principal': 'user:ada' } })).statusCode).to.equal(200);
+    for (const other of ['user:bob', 'organization']) {
+      problem(await h().request({ method: 'GET', url: '/v1/tasks', headers: { ...headers, 'svc-principal': other } }), 403, 'principal_forbidden');
+      problem(await h().request({ method: 'GET', url: `/v1/connections?principal=${other}`, headers }), 403, 'principal_forbidden');
+    }
+    expect((await h().request({ method: 'GET', url: '/v1/connections?principal=user:ada', headers })).statusCode).to.equal(200);
+  });
+
+  it('cannot call the organization\'s setup and directory routes: 403 role_forbidden', async () => {
+    const headers = bearer((await issue('user:ada')).token);
+    for (const [method, url] of [
+      ['GET', '/v1/principals'],
+      ['GET', '/v1/grants'],
+      ['GET', '/v1/connect/redirect-uris'],
+      ['PUT', '/v1/connect/redirect-uris'],
+      ['GET', '/v1/providers/github/oauth-app'],
+      ['DELETE', '/v1/providers/github/oauth-app'],
+    ]) {
+      problem(await h().request({ method, url, headers, payload: method === 'PUT' ? { redirect_uris: [] } : undefined }), 403, 'role_forbidden');
+    }
+  });
+
   it('answers 403 no_active_organization while its organization is suspended', async () => {
     const token = await issue('user:ada');
     await h().gateway.db.execute(`UPDATE organizations SET status = 'suspended' WHERE id = $1`, [h().organizationId]);
