@@ -39,7 +39,7 @@ export interface JobContext {
 /** A synonym counts a little less than the job's own word, so exact wording wins a tie. */
 export const SYNONYM_WEIGHT = 0.8;
 /** Internal safety cap on distinct job terms scored (a bit each in a 32-bit mask), not a product limit. */
-export const MAX_JOB_TERMS = 32;
+const MAX_JOB_TERMS = 32;
 
 const actionVerbs = new Set(ACTION_VERBS);
 const neutralVerbs = new Set(NEUTRAL_VERBS);
