@@ -1,5 +1,6 @@
 import type { Gateway } from './gateway.js';
 import { pendingCallSweep } from './run/sweep.js';
+import { expiringScanTask } from './webhooks/expiring.js';
 import { webhookDeliveryTask } from './webhooks/worker.js';
 
 /** Work a `serve` process runs beside the HTTP server (sweeps at start, periodic scans, delivery workers). */
@@ -9,7 +10,7 @@ export interface BackgroundTask {
 }
 
 /** Later features add their task here; each starts when `serve` starts and stops before the database closes. */
-export const backgroundTasks: BackgroundTask[] = [pendingCallSweep, webhookDeliveryTask];
+export const backgroundTasks: BackgroundTask[] = [pendingCallSweep, webhookDeliveryTask, expiringScanTask];
 
 export async function startBackground(gateway: Gateway): Promise<{ stop(): Promise<void> }> {
   const running: Array<{ stop(): Promise<void> }> = [];
