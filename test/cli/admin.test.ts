@@ -54,7 +54,7 @@ for (const dialect of dialects) {
         expect((await gw('keys', 'revoke', key.id)).code).to.equal(0);
         const after = await fetch(`${server.url}/v1/me`, { headers: { authorization: `Bearer ${key.key}` } });
         expect(after.status).to.equal(401);
-        expect((await after.json()).code).to.equal('invalid_token');
+        expect(((await after.json()) as { code: string }).code).to.equal('invalid_token');
       } finally {
         await server.stop();
       }
@@ -67,7 +67,7 @@ for (const dialect of dialects) {
       try {
         const suspended = await fetch(`${server.url}/v1/me`, { headers: { authorization: `Bearer ${key}` } });
         expect(suspended.status).to.equal(403);
-        expect((await suspended.json()).code).to.equal('no_active_organization');
+        expect(((await suspended.json()) as { code: string }).code).to.equal('no_active_organization');
         expect((await gw('orgs', 'resume', 'acme')).code).to.equal(0);
         expect((await fetch(`${server.url}/v1/me`, { headers: { authorization: `Bearer ${key}` } })).status).to.equal(200);
 
@@ -76,7 +76,7 @@ for (const dialect of dialects) {
         const trusted = await fetch(`${server.url}/v1/me`, { headers: { authorization: `Bearer ${key}`, origin: 'https://app.example.com' } });
         expect(trusted.status).to.equal(200);
         const untrusted = await fetch(`${server.url}/v1/me`, { headers: { authorization: `Bearer ${key}`, origin: 'https://other.example.com' } });
-        expect((await untrusted.json()).code).to.equal('untrusted_origin');
+        expect(((await untrusted.json()) as { code: string }).code).to.equal('untrusted_origin');
       } finally {
         await server.stop();
       }

@@ -32,7 +32,7 @@ for (const dialect of dialects) {
 
       const me = await fetch(`${gateway.url}/v1/me`, { headers: { authorization: `Bearer ${printed}` } });
       expect(me.status).to.equal(200);
-      const caller = await me.json();
+      const caller = (await me.json()) as { organization: { name: string }; key: { role: string } };
       expect(caller.organization.name).to.equal('default');
       expect(caller.key.role).to.equal('owner');
 

@@ -1,11 +1,9 @@
 import { Command, Option } from 'commander';
 import { createApiKey, listApiKeys, revokeApiKey, roles } from '../../../domain/api-keys.js';
 import type { Role } from '../../../db/models/index.js';
-import { withOrganization, type CommonOptions } from '../../context.js';
+import { orgOption, withOrganization, type CommonOptions } from '../../context.js';
 import { action } from '../../errors.js';
 import { print } from '../../output.js';
-
-const orgOption = () => new Option('--org <name>', 'organization (optional when only one exists)');
 
 const create = new Command('create')
   .description('create an API key; the key is shown only this once')
