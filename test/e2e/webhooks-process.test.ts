@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
 import { openDatabase, type Database } from '../../src/db/database.js';
@@ -58,21 +60,26 @@ interface Setup {
   start(): Promise<RunningGateway>;
 }
 
-/** Registers the receiver (once per suite) through the running server's API with the bootstrap owner key. */
+/** One API request to a running server with the bootstrap owner key (read from the data directory, as a new user would). */
+async function api(setup: Setup, server: RunningGateway, method: string, route: string, body?: object) {
+  const ownerKey = readFileSync(path.join(setup.database.dataDir, 'initial-owner-key'), 'utf8').trim();
+  const response = await fetch(`${server.url}${route}`, {
+    method,
+    headers: { authorization: `Bearer ${ownerKey}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body && JSON.stringify(body),
+  });
+  return { status: response.status, json: (await response.json()) as any };
+}
+
+/** Registers the receiver (once per suite) through the running server's API. */
 async function registerReceiver(setup: Setup, server: RunningGateway): Promise<{ webhookId: string; organizationId: string }> {
   if (setup.hook) return setup.hook;
-  const ownerKey = readFileSync(path.join(setup.database.dataDir, 'initial-owner-key'), 'utf8').trim();
-  const response = await fetch(`${server.url}/v1/webhooks`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ownerKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ url: setup.receiver.url }),
-  });
-  const created = (await response.json()) as { id: string; secret: string };
-  expect(response.status, JSON.stringify(created)).to.equal(200);
-  setup.receiver.secret = created.secret;
+  const created = await api(setup, server, 'POST', '/v1/webhooks', { url: setup.receiver.url });
+  expect(created.status, JSON.stringify(created.json)).to.equal(200);
+  setup.receiver.secret = created.json.secret;
   setup.db ??= await openDatabase(setup.database.url);
   const [org] = await setup.db.select<{ id: string }>('SELECT id FROM organizations');
-  setup.hook = { webhookId: created.id, organizationId: org.id };
+  setup.hook = { webhookId: created.json.id, organizationId: org.id };
   return setup.hook;
 }
 
@@ -122,6 +129,42 @@ for (const dialect of dialects) {
       const receipts = setup.receiver.receipts.filter((r) => r.webhookId === eventId);
       expect(receipts).to.have.length(2);
       expect(receipts[1]).to.include({ verified: true, answeredWith: 204 });
+    });
+  });
+}
+
+for (const dialect of dialects) {
+  processSuite(dialect, 'webhooks as a new user meets them', (get) => {
+    let provider: http.Server;
+    before(async () => {
+      // The provider's probe endpoint, so POST /v1/connections can check a key without the internet.
+      provider = http.createServer((_request, response) => response.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}'));
+      await new Promise<void>((resolve) => provider.listen(0, '127.0.0.1', resolve));
+      get().env.GATEWAY_PROVIDERS__NEWSAPI__BASE_URL = `http://127.0.0.1:${(provider.address() as AddressInfo).port}`;
+    });
+    after(() => new Promise<void>((resolve) => provider.close(() => resolve())));
+
+    it('creating and revoking a connection delivers two signed events, listed as delivered', async () => {
+      const setup = get();
+      const server = await setup.start();
+      const { webhookId } = await registerReceiver(setup, server);
+      const created = await api(setup, server, 'POST', '/v1/connections', { provider: 'newsapi', principal: 'user:ada', credential: 'news-key-1234' });
+      expect(created.status, JSON.stringify(created.json)).to.equal(200);
+      const revoked = await api(setup, server, 'DELETE', `/v1/connections/${created.json.id}`);
+      expect(revoked.status, JSON.stringify(revoked.json)).to.equal(200);
+
+      await eventually('both deliveries', async () => {
+        const listed = await api(setup, server, 'GET', `/v1/webhooks/${webhookId}/deliveries`);
+        return listed.json.deliveries.length === 2 && listed.json.deliveries.every((d: { state: string }) => d.state === 'delivered');
+      }, 30000);
+      const listed = (await api(setup, server, 'GET', `/v1/webhooks/${webhookId}/deliveries`)).json.deliveries;
+      expect(listed.map((d: { event: string }) => d.event)).to.deep.equal(['connection.revoked', 'connection.created']);
+      expect(setup.receiver.receipts.every((r) => r.verified)).to.equal(true);
+      const payloads = setup.receiver.receipts.map((r) => JSON.parse(r.body));
+      expect(payloads.map((p) => p.type).sort()).to.deep.equal(['connection.created', 'connection.revoked']);
+      expect(payloads.every((p) => p.data.connection.id === created.json.id)).to.equal(true);
+      expect(payloads.find((p) => p.type === 'connection.revoked').data.connection.status).to.equal('revoked');
+      expect(JSON.stringify(payloads)).to.not.include('news-key-1234');
     });
   });
 }

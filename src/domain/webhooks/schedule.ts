@@ -9,7 +9,7 @@ const RETRY_STEPS = [1, 60, 360, 1440, 3600, 7200];
 const JITTER = 0.1;
 
 /** A receiver's Retry-After is honoured up to this long; beyond it the receiver is asking for more than a delivery can wait. */
-export const MAX_RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
+const MAX_RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
 
 /** Delay before the next attempt, after `failedAttempts` (>= 1) failed ones. */
 export function retryDelay(failedAttempts: number, baseMs: number, random = Math.random): number {
@@ -22,7 +22,8 @@ export function retryAfterMs(header: string | string[] | undefined, now: number)
   const value = Array.isArray(header) ? header[0] : header;
   if (value === undefined || value.trim() === '') return null;
   const trimmed = value.trim();
-  const ms = /^\d+$/.test(trimmed) ? Number(trimmed) * 1000 : Date.parse(trimmed) - now;
+  // delay-seconds, or an HTTP date (which always names a day and a month in letters).
+  const ms = /^\d+$/.test(trimmed) ? Number(trimmed) * 1000 : /[a-z]/i.test(trimmed) ? Date.parse(trimmed) - now : NaN;
   if (Number.isNaN(ms)) return null;
   return Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS);
 }

@@ -117,7 +117,7 @@ export async function checkWebhookTarget(raw: string, allowPrivate: boolean): Pr
 }
 
 /** A target refused at delivery time; its message is safe to record as the delivery's last_error. */
-export class TargetRefused extends Error {
+class TargetRefused extends Error {
   readonly code = 'ETARGETREFUSED';
 }
 
