@@ -58,6 +58,8 @@ eachDialect('webhook routes', (h) => {
     const created = (await register(h(), `${PUBLIC_TARGET}/deliveries`)).json;
     const { db } = h().gateway;
     const first = await emitConnectionEvent(db, undefined, h().organizationId, 'connection.created', connection);
+    // Ids order by millisecond; two events within the same one have no defined order.
+    await new Promise((resolve) => setTimeout(resolve, 5));
     const second = await emitConnectionEvent(db, undefined, h().organizationId, 'connection.revoked', connection);
     const res = await h().request({ method: 'GET', url: `/v1/webhooks/${created.id}/deliveries` });
     expect(res.statusCode).to.equal(200);
