@@ -3,7 +3,7 @@ import { claimDueDeliveries, recordAttempt } from '../../src/db/repos/webhook-de
 import type { Gateway } from '../../src/domain/gateway.js';
 import { emitConnectionEvent } from '../../src/domain/webhooks/events.js';
 import { startDeliveryWorker } from '../../src/domain/webhooks/worker.js';
-import { eachDialect, type Harness } from '../support/harness.js';
+import { eachDialect } from '../support/harness.js';
 import { eventually, startReceiver, type Receiver } from '../support/webhook-receiver.js';
 
 interface DeliveryRow {
