@@ -68,6 +68,8 @@ function environmentOverrides(env: NodeJS.ProcessEnv, known: Tree): Tree {
   for (const [name, raw] of Object.entries(env)) {
     if (!name.startsWith('GATEWAY_') || raw === undefined) continue;
     const keys = shortEnvForms[name] ?? name.slice('GATEWAY_'.length).toLowerCase().split('__');
+    // Provider slugs use dashes, which environment variable names cannot: GATEWAY_PROVIDERS__OPEN_METEO__BASE_URL.
+    if (keys[0] === 'providers' && keys.length === 3) keys[1] = keys[1].replace(/_/g, '-');
     if (!shortEnvForms[name] && !knownPath(known, keys)) continue;
     const value = keys.join('.') === 'catalog.files' ? raw.split(',').map((s) => s.trim()).filter(Boolean) : raw;
     setPath(out, keys, value);

@@ -3,7 +3,8 @@ import { readFileSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
-import { runGateway, startGateway, type RunningGateway } from '../support/process.js';
+import { startFakeProvider } from '../support/fake-provider.js';
+import { projectRoot, runGateway, startGateway, type RunningGateway } from '../support/process.js';
 
 for (const dialect of dialects) {
   describe(`gateway serve as a real process [${dialect}]`, function () {
@@ -46,6 +47,39 @@ for (const dialect of dialects) {
       const code = await gateway.stop('SIGTERM');
       gateway = undefined;
       expect(code).to.equal(0);
+    });
+
+    it('finishes a run in flight before stopping on SIGTERM, and records it as a hit', async () => {
+      const upstream = await startFakeProvider();
+      upstream.on('GET', '/weather/Paris', { json: { temp: 21 }, delayMs: 700 });
+      const runEnv = {
+        ...env,
+        GATEWAY_CATALOG: path.join(projectRoot, 'test', 'fixtures', 'run-catalog.yaml'),
+        GATEWAY_PROVIDERS__RT_OPEN__BASE_URL: upstream.url,
+      };
+      try {
+        gateway = await startGateway(runEnv);
+        const key = readFileSync(path.join(database.dataDir, 'initial-owner-key'), 'utf8').trim();
+        const inflight = fetch(`${gateway.url}/v1/tasks/rt-open.weather.now/run`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ city: 'Paris' }),
+        });
+        while (upstream.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+        const stopped = gateway.stop('SIGTERM');
+        const answer = await inflight;
+        expect(answer.status).to.equal(200);
+        const run = (await answer.json()) as { output: unknown; receipt: { call_id: string } };
+        expect(run.output).to.deep.equal({ temp: 21 });
+        expect(await stopped).to.equal(0);
+        gateway = undefined;
+        const listed = await runGateway(['calls', 'list', '--json'], env);
+        expect(listed.code, listed.stderr).to.equal(0);
+        const call = (JSON.parse(listed.stdout) as { calls: Array<{ id: string; outcome: string }> }).calls.find((c) => c.id === run.receipt.call_id);
+        expect(call?.outcome).to.equal('hit');
+      } finally {
+        await upstream.close();
+      }
     });
 
     it('answers problem+json for malformed HTTP that never reaches a route', async () => {

@@ -1,3 +1,4 @@
+import { createServer as createNetServer } from 'node:net';
 import { Command } from 'commander';
 import { migrate } from '../../db/migrator.js';
 import { bootstrapIfEmpty } from '../../domain/bootstrap.js';
@@ -23,7 +24,16 @@ export const serve = new Command('serve')
       const server: Record<string, unknown> = {};
       if (options.port !== undefined) server.port = options.port;
       if (options.host !== undefined) server.host = options.host;
-      const config = configFor(command, Object.keys(server).length ? { server } : undefined);
+      let config = configFor(command, Object.keys(server).length ? { server } : undefined);
+      // Port 0 picks a free port up front, so the derived public URL names the real one.
+      if (config.server.port === 0) config = configFor(command, { server: { ...server, port: await freePort(config.server.host) } });
+
+      // Handlers go in before anything is printed: a signal that finds none kills the process outright.
+      let stopRequested: ((signal: string) => void) | undefined;
+      const requested = new Promise<string>((resolve) => (stopRequested = resolve));
+      process.once('SIGTERM', () => stopRequested!('SIGTERM'));
+      process.once('SIGINT', () => stopRequested!('SIGINT'));
+
       const gateway = await openGateway(config);
       if (options.migrate) await migrate(gateway.db);
       const ownerKey = await bootstrapIfEmpty(gateway);
@@ -38,16 +48,21 @@ export const serve = new Command('serve')
       await http.start();
       process.stdout.write(`gateway listening on ${http.info.uri} (public URL ${config.server.public_url})\n`);
 
-      let stopping = false;
-      const stop = async (signal: string) => {
-        if (stopping) return;
-        stopping = true;
-        gateway.log.info({ signal }, 'shutting down');
-        await background.stop();
-        await shutdown(http, gateway);
-        process.exit(0);
-      };
-      process.on('SIGTERM', () => void stop('SIGTERM'));
-      process.on('SIGINT', () => void stop('SIGINT'));
+      const signal = await requested;
+      gateway.log.info({ signal }, 'shutting down');
+      await background.stop();
+      await shutdown(http, gateway);
+      process.exit(0);
     }),
   );
+
+function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once('error', reject);
+    probe.listen(0, host, () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
