@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { calls } from './commands/calls/index.js';
 import { catalog } from './commands/catalog/index.js';
 import { keys } from './commands/keys/index.js';
 import { migrate } from './commands/migrate.js';
@@ -19,7 +20,8 @@ const program = new Command('gateway')
   .addCommand(tokens)
   .addCommand(redirectUris)
   .addCommand(catalog)
-  .addCommand(webhooks);
+  .addCommand(webhooks)
+  .addCommand(calls);
 
 /** Usage errors (unknown option, bad choice, missing argument) exit 2 on every command, help exits 0. */
 function applyUsageRules(command: Command): void {

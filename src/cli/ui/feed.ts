@@ -57,8 +57,8 @@ export class CallFeed<C extends TailCall> {
     private readonly source: CallSource<C>,
     private readonly options: FeedOptions = {},
   ) {
-    this.lagMs = options.lagMs ?? 2000;
-    this.maxLive = options.maxLive ?? 1000;
+    this.lagMs = options.lagMs ?? 1000;
+    this.maxLive = options.maxLive ?? 200;
     this.backlog = options.backlog ?? 10;
     this.now = options.now ?? Date.now;
   }

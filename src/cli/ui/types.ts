@@ -1,13 +1,6 @@
-export type Outcome = 'pending' | 'hit' | 'miss' | 'fault';
+import type { Call } from '../../domain/audit/present.js';
+
+export type Outcome = Call['outcome'];
 
 /** The fields of the public Call record that the terminal UI shows. */
-export interface TailCall {
-  id: string;
-  task: string;
-  principal: string;
-  identity: string | null;
-  outcome: Outcome;
-  charged_usd: number;
-  latency_ms: number | null;
-  created_at: string;
-}
+export type TailCall = Pick<Call, 'id' | 'task' | 'principal' | 'identity' | 'outcome' | 'charged_usd' | 'latency_ms' | 'created_at'>;
