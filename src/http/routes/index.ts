@@ -2,8 +2,8 @@ import type { Plugin } from '@hapi/hapi';
 import type { Gateway } from '../../domain/gateway.js';
 import { callRoutes } from './calls/index.js';
 import { capabilityRoutes } from './capabilities/index.js';
-import { captureRoutes } from './captures/index.js';
 import { connectRoutes } from './connect/index.js';
+import { captureRoutes } from './captures/index.js';
 import { connectionRoutes } from './connections/index.js';
 import { discoverRoutes } from './discover/index.js';
 import { grantRoutes } from './grants/index.js';
@@ -19,4 +19,4 @@ import { usageRoutes } from './usage/index.js';
 import { webhookRoutes } from './webhooks/index.js';
 
 /** Every resource's plugin; the server registers them in this order. */
-export const routePlugins: Plugin<Gateway>[] = [systemRoutes, tokenRoutes, principalRoutes, grantRoutes, redirectUriRoutes, oauthAppRoutes, discoverRoutes, webhookRoutes, connectionRoutes, callRoutes, captureRoutes, usageRoutes, connectRoutes, hostedRoutes, taskRoutes, capabilityRoutes, providerRoutes];
+export const routePlugins: Plugin<Gateway>[] = [systemRoutes, tokenRoutes, principalRoutes, grantRoutes, redirectUriRoutes, oauthAppRoutes, discoverRoutes, webhookRoutes, connectionRoutes, taskRoutes, capabilityRoutes, providerRoutes, connectRoutes, hostedRoutes, callRoutes, captureRoutes, usageRoutes];
