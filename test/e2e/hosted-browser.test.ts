@@ -112,6 +112,26 @@ for (const dialect of dialects) {
       await context.close();
     });
 
+    // Issue 4's journey continues: the integrator's backend runs an account task as the person who just consented.
+    let adaToken: string;
+    let adaConnection: string;
+    it('runs an account task as that user with a principal-bound token: charged 0, identity naming the connection', async () => {
+      const issued = await h.request({ method: 'POST', url: '/v1/tokens', payload: { principal: 'user:ada' } });
+      expect(issued.statusCode).to.equal(201);
+      adaToken = issued.json.token;
+      const sessions = await h.request({ method: 'GET', url: '/v1/connect/sessions?principal=user:ada&status=completed' });
+      adaConnection = sessions.json.sessions[0].connection_id;
+      const run = await h.request({
+        method: 'POST',
+        url: '/v1/tasks/oidc-test.contacts.list/run',
+        payload: {},
+        headers: { authorization: `Bearer ${adaToken}` },
+      });
+      expect(run.statusCode, run.payload).to.equal(200);
+      expect(run.json.output.sub).to.equal('ada-account');
+      expect(run.json.receipt).to.include({ identity: `connection:${adaConnection}`, principal: 'user:ada', charged_usd: 0 });
+    });
+
     it('shows the done page on a phone-sized screen when there is no callback', async () => {
       const created = await session({ principal: 'user:phone' });
       const context = await newContext({ mobile: true });
@@ -175,6 +195,21 @@ for (const dialect of dialects) {
       expect(await page.locator('h1').innerText()).to.equal('This page link is not valid');
       await screenshot(page, 'error-tampered');
       await context.close();
+    });
+
+    it('answers the next run after revocation with grant_required and a fresh connect_url, keeping the audit record', async () => {
+      const run = await h.request({
+        method: 'POST',
+        url: '/v1/tasks/oidc-test.contacts.list/run',
+        payload: {},
+        headers: { authorization: `Bearer ${adaToken}` },
+      });
+      expect(run.statusCode, run.payload).to.equal(403);
+      expect(run.json.code).to.equal('grant_required');
+      expect(run.json.connect_url).to.match(new RegExp(`^${gatewayUrl}/v1/hosted/connect/`));
+      const calls = await h.request({ method: 'GET', url: `/v1/calls?connection=${adaConnection}` });
+      expect(calls.json.calls).to.have.length(1);
+      expect(calls.json.calls[0].outcome).to.equal('hit');
     });
   });
 }
