@@ -50,7 +50,7 @@ export async function idempotent<T>(
     if (held.state === 'in_flight') {
       throw new GatewayError('idempotency_in_flight', 'a request with this idempotency-key is still being processed; retry later');
     }
-    return replay(JSON.parse(held.response!) as StoredAnswer) as T;
+    return replay(JSON.parse(gateway.keyring.decrypt(held.response!)) as StoredAnswer) as T;
   }
   let answer: T;
   try {
@@ -60,10 +60,17 @@ export async function idempotent<T>(
       await releaseIdempotencyKey(db, organizationId, key);
       throw err;
     }
-    const stored: StoredAnswer = { error: { code: err.code, detail: err.message, extras: err.extras } };
-    await completeIdempotencyKey(db, organizationId, key, err.status, JSON.stringify(stored));
+    await completeIdempotencyKey(db, organizationId, key, err.status, seal(gateway, { error: { code: err.code, detail: err.message, extras: err.extras } }));
     throw err;
   }
-  await completeIdempotencyKey(db, organizationId, key, 200, JSON.stringify({ body: answer }));
+  await completeIdempotencyKey(db, organizationId, key, 200, seal(gateway, { body: answer }));
   return answer;
+}
+
+/**
+ * Stored answers are encrypted: a provider's output may echo the credential it was sent, and a
+ * connection_invalid answer carries a live reconnect link.
+ */
+function seal(gateway: Gateway, answer: StoredAnswer): string {
+  return gateway.keyring.encrypt(JSON.stringify(answer));
 }

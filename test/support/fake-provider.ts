@@ -18,6 +18,8 @@ export interface FakeReply {
   text?: string;
   /** Waits this long before answering (timeouts, requests in flight). */
   delayMs?: number;
+  /** Extra response headers (a redirect's Location, for instance). */
+  headers?: Record<string, string>;
 }
 
 export type FakeHandler = FakeReply | ((request: ReceivedRequest) => FakeReply);
@@ -54,9 +56,9 @@ export async function startFakeProvider(): Promise<FakeProvider> {
       const send = () => {
         if (res.destroyed) return;
         if (reply.text !== undefined) {
-          res.writeHead(reply.status ?? 200, { 'content-type': 'text/plain' }).end(reply.text);
+          res.writeHead(reply.status ?? 200, { ...reply.headers, 'content-type': 'text/plain' }).end(reply.text);
         } else {
-          res.writeHead(reply.status ?? 200, { 'content-type': 'application/json' }).end(JSON.stringify(reply.json ?? null));
+          res.writeHead(reply.status ?? 200, { ...reply.headers, 'content-type': 'application/json' }).end(JSON.stringify(reply.json ?? null));
         }
       };
       if (reply.delayMs) setTimeout(send, reply.delayMs);

@@ -254,12 +254,15 @@ export async function runTask(gateway: Gateway, caller: Caller, request: RunRequ
   const run =
     request.idempotencyKey === undefined
       ? await work()
-      : await idempotent(gateway, caller.organization.id, request.idempotencyKey, fingerprint(requestFingerprint(request, principal)), work);
+      : await idempotent(gateway, caller.organization.id, request.idempotencyKey, fingerprint(requestFingerprint(gateway, request, principal)), work);
   return { run, headers: rateLimitHeaders('run', limit) };
 }
 
-/** What makes two runs the same request: everything asked, except the secret itself. */
-function requestFingerprint(request: RunRequest, principal: string) {
+/**
+ * What makes two runs the same request: everything asked, the svc-credential only as a keyed MAC, so a
+ * repeat with another credential is another request and never receives the answer the first one got.
+ */
+function requestFingerprint(gateway: Gateway, request: RunRequest, principal: string) {
   const { credential, idempotencyKey, principal: _header, receiptPrincipal: _body, ...asked } = request;
-  return { ...asked, principal, credential: credential !== undefined };
+  return { ...asked, principal, credential: credential === undefined ? null : gateway.keyring.sign(`svc-credential:${credential}`) };
 }
