@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Gateway } from './gateway.js';
 import { createApiKey, type CreatedApiKey } from './api-keys.js';
@@ -16,7 +16,8 @@ export async function bootstrapIfEmpty(gateway: Gateway): Promise<CreatedApiKey 
   const key = await createApiKey(gateway.db, org.id, 'owner', 'initial owner key');
   mkdirSync(gateway.config.data_dir, { recursive: true });
   const file = path.join(gateway.config.data_dir, 'initial-owner-key');
-  if (existsSync(file)) writeFileSync(file, '', { mode: 0o600 });
+  // `mode` applies only when the file is created: a file left over from an earlier install keeps its own.
+  if (existsSync(file)) chmodSync(file, 0o600);
   writeFileSync(file, `${key.key}\n`, { mode: 0o600 });
   return key;
 }

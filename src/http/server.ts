@@ -43,8 +43,9 @@ function logRequests(server: Server, gateway: Gateway): void {
     const response = request.response as { statusCode?: number } | null;
     gateway.log.info({
       method: request.method.toUpperCase(),
-      // Hosted page addresses carry secrets (connect links, signed page links): log the route template.
-      path: request.path.startsWith('/v1/hosted/') ? request.route.path : request.path,
+      // Always the route template, never the address: hosted links carry secrets, and any path parameter
+      // (or an unmatched path) may hold one pasted by mistake, e.g. DELETE /v1/tokens/<the token itself>.
+      path: request.route.path,
       status: response?.statusCode,
       ms: Date.now() - request.info.received,
       org: request.auth.credentials?.caller?.organization.id,
