@@ -56,6 +56,8 @@ interface Journey {
   /** Every row of every table, as text. */
   dump: string;
   redirectTarget: FakeProvider;
+  /** Webhook receiver answering every delivery with a redirect to `redirectTarget`. */
+  redirectingReceiver: Receiver;
 }
 
 function env(database: TestDatabase): NodeJS.ProcessEnv {
@@ -140,6 +142,7 @@ const run = (server: RunningGateway, task: string, bearer: string, body: object,
 
 async function journey(dialect: Dialect, database: TestDatabase, receiver: Receiver): Promise<Journey> {
   const redirectTarget = await startFakeProvider();
+  const redirectingReceiver = await startReceiver(() => ({ status: 307, headers: { location: `${redirectTarget.url}/hook` } }));
   answerAsProviders(redirectTarget);
   const server = await startGateway(env(database));
   const secrets: Record<string, string> = { ...given, platformKey: PLATFORM_KEY, managedClientSecret: process.env.RT_OAUTH_CLIENT_SECRET! };
@@ -155,6 +158,8 @@ async function journey(dialect: Dialect, database: TestDatabase, receiver: Recei
     const hook = expectStatus(await send(server, 'POST', '/v1/webhooks', { bearer: adminKey, body: { url: receiver.url } }), 200).json;
     receiver.secret = hook.secret;
     secrets.webhookSecret = hook.secret;
+    const redirectingHook = expectStatus(await send(server, 'POST', '/v1/webhooks', { bearer: adminKey, body: { url: redirectingReceiver.url } }), 200).json;
+    secrets.redirectingWebhookSecret = redirectingHook.secret;
 
     const token = expectStatus(await send(server, 'POST', '/v1/tokens', { bearer: ownerKey, body: { principal: 'user:ada' } }), 201).json;
     secrets.userToken = token.token;
@@ -230,6 +235,7 @@ async function journey(dialect: Dialect, database: TestDatabase, receiver: Recei
     secrets.reconnectLink = refused.json.reconnect_url.split('/').pop();
 
     await eventually('the connection events to be delivered', () => receiver.receipts.filter((r) => r.verified).length >= 3, 20000);
+    await eventually('the redirecting receiver to be tried', () => redirectingReceiver.receipts.length >= 3, 20000);
 
     // Everything readable afterwards.
     const calls = expectStatus(await send(server, 'GET', '/v1/calls', { bearer: ownerKey }), 200);
@@ -253,10 +259,11 @@ async function journey(dialect: Dialect, database: TestDatabase, receiver: Recei
     errors.push(expectStatus(await run(server, 'rt-paid.quote.get', ownerKey, { symbol: 'ACME' }, { 'svc-credential': 'another-credential', 'idempotency-key': 'idem-credential' }), 400));
     expectStatus(await send(server, 'DELETE', `/v1/connections/${mail.id}`, { bearer: ownerKey }), 200);
     expect(await server.stop('SIGTERM')).to.equal(0);
-    return { output: server.output(), ownerKey, secrets, reads, errors, dump: await dumpDatabase(dialect, database), redirectTarget };
+    return { output: server.output(), ownerKey, secrets, reads, errors, dump: await dumpDatabase(dialect, database), redirectTarget, redirectingReceiver };
   } finally {
     await server.stop('SIGKILL');
     await redirectTarget.close();
+    await redirectingReceiver.close();
   }
 }
 
@@ -299,7 +306,8 @@ for (const dialect of dialects) {
       expect(text).to.not.match(/\n\s+at |SELECT|INSERT INTO|SQLITE_/);
     });
 
-    it('a provider redirect is not followed, so the credential never reaches another host', () => {
+    it('redirects are never followed: a credential never reaches another host, a webhook never lands elsewhere', () => {
+      expect(seen.redirectingReceiver.receipts.length).to.be.greaterThan(2);
       expect(seen.redirectTarget.requests).to.deep.equal([]);
     });
 
