@@ -1,0 +1,257 @@
+/**
+ * `npm run bench [-- --rounds 5 --seconds 3 --profile]` (issue 3, item 8).
+ *
+ * One run measures every path side by side against one loopback upstream, interleaved over rounds,
+ * and quotes medians over rounds: (a) the upstream direct, (b) through a bare node:http keep-alive
+ * proxy, (c) through POST /v1/tasks/{id}/run of a real `gateway serve` on SQLite and on Postgres.
+ * Per path: latency p50/p99 at 1 connection, requests a second at 50 connections, and server CPU per
+ * request from /proc (Postgres backends included). Then POST /v1/discover over a generated
+ * 10,000-task catalog, over HTTP and in-process (bench/discovery.ts). Prints a table and writes
+ * bench/results/latest.json. `--profile` also writes a CPU profile of each gateway and summarises it.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Dialect } from '../test/support/databases.js';
+import { benchDiscovery, generatedCatalog, generatedJobs } from './discovery.js';
+import { latencyAtOne, throughput, type LatencyResult, type Target, type ThroughputResult } from './load.js';
+import { cpuBetween, cpuOf, machine } from './procstat.js';
+import { summariseProfile, type ProfileSummary } from './profile.js';
+import { buildGateway, RUN_TASK, startBenchGateway, startScript, writeRunCatalog, type BenchGateway, type Child } from './servers.js';
+
+const resultsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
+
+interface Settings {
+  rounds: number;
+  seconds: number;
+  connections: number;
+  profile: boolean;
+  dialects: Dialect[];
+}
+
+function settings(argv: string[]): Settings {
+  const value = (name: string, fallback: number) => {
+    const at = argv.indexOf(`--${name}`);
+    return at === -1 ? fallback : Number(argv[at + 1]);
+  };
+  const only = argv.indexOf('--only');
+  return {
+    rounds: value('rounds', 5),
+    seconds: value('seconds', 3),
+    connections: value('connections', 50),
+    profile: argv.includes('--profile'),
+    dialects: only === -1 ? ['sqlite', 'postgres'] : [argv[only + 1] as Dialect],
+  };
+}
+
+interface Path {
+  name: string;
+  target: Target;
+  /** The processes that serve this path besides the upstream (none for the direct path). */
+  serverPids(): Promise<number[]>;
+}
+
+interface PathRound {
+  latency: LatencyResult;
+  load: ThroughputResult;
+  serverCpuMsPerRequest: number | null;
+  upstreamCpuMsPerRequest: number;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length % 2 ? sorted[(sorted.length - 1) / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
+};
+
+async function measure(route: Path, upstream: Child, s: Settings): Promise<PathRound> {
+  const latency = await latencyAtOne(route.target, s.seconds);
+  const pids = await route.serverPids();
+  const before = cpuOf(pids);
+  const upstreamBefore = cpuOf([upstream.pid]);
+  const load = await throughput(route.target, s.connections, s.seconds);
+  const server = cpuBetween(before, cpuOf([...new Set([...pids, ...(await route.serverPids())])]));
+  const upstreamCpu = cpuBetween(upstreamBefore, cpuOf([upstream.pid]));
+  return {
+    latency,
+    load,
+    serverCpuMsPerRequest: pids.length ? server / load.requests : null,
+    upstreamCpuMsPerRequest: upstreamCpu / load.requests,
+  };
+}
+
+function runPath(gateway: BenchGateway): Path {
+  return {
+    name: `run (${gateway.dialect})`,
+    target: {
+      url: `${gateway.server.url}/v1/tasks/${RUN_TASK}/run`,
+      method: 'POST',
+      headers: { authorization: `Bearer ${gateway.ownerKey}` },
+      bodies: [JSON.stringify({ city: 'Paris' })],
+    },
+    serverPids: () => gateway.serverPids(),
+  };
+}
+
+function discoverTarget(gateway: BenchGateway, jobs: string[]): Target {
+  return {
+    url: `${gateway.server.url}/v1/discover`,
+    method: 'POST',
+    headers: { authorization: `Bearer ${gateway.ownerKey}` },
+    bodies: jobs.map((task) => JSON.stringify({ task, limit: 5 })),
+  };
+}
+
+/**
+ * The generated catalog, loaded beside the built-in one: its capabilities get a prefix of their own,
+ * as capabilities such as currency.convert exist in the built-in catalog with another input schema.
+ */
+function writeDiscoveryCatalog(file: string, size: number): void {
+  const { providers, tasks } = generatedCatalog(size);
+  writeFileSync(file, JSON.stringify({ providers, tasks: tasks.map((task) => ({ ...task, capability: `bench.${task.capability}` })) }));
+}
+
+const fixed = (value: number | null | undefined, digits = 2) => (value === null || value === undefined || Number.isNaN(value) ? '-' : value.toFixed(digits));
+
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
+  const line = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+async function main(): Promise<void> {
+  const s = settings(process.argv.slice(2));
+  const started = Date.now();
+  const work = mkdtempSync(path.join(tmpdir(), 'gw-bench-'));
+  const children: Array<{ stop(): Promise<void> }> = [];
+  const profiles: Record<string, ProfileSummary> = {};
+  try {
+    process.stdout.write('compiling the gateway...\n');
+    const entry = buildGateway(path.join(work, 'package'));
+    const upstream = await startScript('upstream.ts');
+    children.push(upstream);
+    const proxy = await startScript('proxy.ts', [upstream.url]);
+    children.push(proxy);
+
+    const runCatalog = path.join(work, 'bench-run.json');
+    const discoveryCatalog = path.join(work, 'bench-discovery-10000.json');
+    writeRunCatalog(runCatalog, upstream.url);
+    writeDiscoveryCatalog(discoveryCatalog, 10_000);
+    const gateways: BenchGateway[] = [];
+    for (const dialect of s.dialects) {
+      const profileDir = s.profile ? path.join(resultsDir, 'profiles', dialect) : undefined;
+      if (profileDir) rmSync(profileDir, { recursive: true, force: true });
+      const gateway = await startBenchGateway(entry, dialect, [runCatalog, discoveryCatalog], profileDir);
+      gateways.push(gateway);
+      children.push(gateway);
+    }
+
+    const upstreamCall: Target = { url: `${upstream.url}/weather/Paris` };
+    const paths: Path[] = [
+      { name: 'direct', target: upstreamCall, serverPids: async () => [] },
+      { name: 'bare proxy', target: { url: `${proxy.url}/weather/Paris` }, serverPids: async () => [proxy.pid] },
+      ...gateways.map(runPath),
+    ];
+    const jobs = generatedJobs(200);
+    const discoverTargets = gateways.map((gateway) => ({ name: `discover (${gateway.dialect})`, target: discoverTarget(gateway, jobs) }));
+
+    process.stdout.write(`warming up ${paths.length} paths and ${discoverTargets.length} discover endpoints...\n`);
+    for (const { target } of [...paths, ...discoverTargets]) await throughput(target, 10, 1);
+
+    const rounds: Record<string, PathRound[]> = Object.fromEntries(paths.map((p) => [p.name, []]));
+    const discoverRounds: Record<string, LatencyResult[]> = Object.fromEntries(discoverTargets.map((d) => [d.name, []]));
+    for (let round = 0; round < s.rounds; round++) {
+      // Rotate the order every round so no path always runs first (or right after the heaviest one).
+      const order = paths.map((_, i) => paths[(i + round) % paths.length]);
+      for (const route of order) rounds[route.name].push(await measure(route, upstream, s));
+      for (const { name, target } of discoverTargets) discoverRounds[name].push(await latencyAtOne(target, s.seconds));
+      process.stdout.write(`round ${round + 1}/${s.rounds} done (${Math.round((Date.now() - started) / 1000)} s)\n`);
+    }
+
+    const inProcess = benchDiscovery(10_000, 5, 400);
+    const calls: Record<string, Record<string, number>> = {};
+    for (const gateway of gateways) calls[gateway.dialect] = await gateway.callCounts();
+
+    const direct = rounds.direct;
+    const proxyRounds = rounds['bare proxy'];
+    const summary = paths.map(({ name }) => {
+      const r = rounds[name];
+      const perRound = (pick: (x: PathRound, i: number) => number | null) => {
+        const values = r.map(pick).filter((v): v is number => v !== null);
+        return values.length ? median(values) : null;
+      };
+      return {
+        path: name,
+        p50Ms: perRound((x) => x.latency.p50Ms),
+        p99Ms: perRound((x) => x.latency.p99Ms),
+        addedP50Ms: name === 'direct' ? null : perRound((x, i) => x.latency.p50Ms - direct[i].latency.p50Ms),
+        addedP99Ms: name === 'direct' ? null : perRound((x, i) => x.latency.p99Ms - direct[i].latency.p99Ms),
+        requestsPerSecond: perRound((x) => x.load.perSecond),
+        throughputVsProxy: perRound((x, i) => x.load.perSecond / proxyRounds[i].load.perSecond),
+        serverCpuMsPerRequest: perRound((x) => x.serverCpuMsPerRequest),
+        cpuVsProxy: perRound((x, i) => (x.serverCpuMsPerRequest === null ? null : x.serverCpuMsPerRequest / proxyRounds[i].serverCpuMsPerRequest!)),
+        upstreamCpuMsPerRequest: perRound((x) => x.upstreamCpuMsPerRequest),
+        failedRequests: r.reduce((sum, x) => sum + x.latency.failed + x.load.failed, 0),
+      };
+    });
+    const discovery = {
+      http: discoverTargets.map(({ name }) => ({
+        path: name,
+        p50Ms: median(discoverRounds[name].map((x) => x.p50Ms)),
+        p99Ms: median(discoverRounds[name].map((x) => x.p99Ms)),
+        failedRequests: discoverRounds[name].reduce((sum, x) => sum + x.failed, 0),
+      })),
+      inProcess,
+    };
+
+    for (const gateway of gateways) {
+      await gateway.stop();
+      children.splice(children.indexOf(gateway), 1);
+      if (s.profile) profiles[gateway.dialect] = summariseProfile(path.join(resultsDir, 'profiles', gateway.dialect));
+    }
+
+    process.stdout.write(`\n${table(
+      ['path', 'p50 ms', 'p99 ms', 'added p50', 'added p99', `req/s @${s.connections}`, 'x proxy', 'server CPU ms/req', 'x proxy', 'failed'],
+      summary.map((row) => [
+        row.path, fixed(row.p50Ms, 3), fixed(row.p99Ms, 3), fixed(row.addedP50Ms, 3), fixed(row.addedP99Ms, 3),
+        fixed(row.requestsPerSecond, 0), fixed(row.throughputVsProxy), fixed(row.serverCpuMsPerRequest, 3), fixed(row.cpuVsProxy), String(row.failedRequests),
+      ]),
+    )}\n`);
+    process.stdout.write(`\n${table(
+      ['discover (10,000 tasks)', 'p50 ms', 'p99 ms', 'failed'],
+      [
+        ...discovery.http.map((row) => [`POST /v1/discover, ${row.path.slice('discover '.length)}`, fixed(row.p50Ms, 3), fixed(row.p99Ms, 3), String(row.failedRequests)]),
+        ['rank() in process', fixed(inProcess.p50Ms, 3), fixed(inProcess.p99Ms, 3), '0'],
+      ],
+    )}\n`);
+
+    const targets = summary
+      .filter((row) => row.path.startsWith('run'))
+      .flatMap((row) => [
+        { target: `${row.path}: added p50 <= 1 ms`, value: row.addedP50Ms, met: row.addedP50Ms! <= 1 },
+        { target: `${row.path}: added p99 <= 5 ms`, value: row.addedP99Ms, met: row.addedP99Ms! <= 5 },
+        { target: `${row.path}: throughput >= 0.5x proxy`, value: row.throughputVsProxy, met: row.throughputVsProxy! >= 0.5 },
+        { target: `${row.path}: CPU/request <= 2.5x proxy`, value: row.cpuVsProxy, met: row.cpuVsProxy! <= 2.5 },
+      ])
+      .concat(discovery.http.map((row) => ({ target: `${row.path}: p99 <= 10 ms`, value: row.p99Ms, met: row.p99Ms <= 10 })));
+    process.stdout.write(`\n${table(['target', 'measured', 'met'], targets.map((t) => [t.target, fixed(t.value, 3), t.met ? 'yes' : 'NO']))}\n`);
+    process.stdout.write(`\ncalls recorded: ${Object.entries(calls).map(([dialect, counts]) => `${dialect} ${JSON.stringify(counts)}`).join('; ')}\n`);
+    for (const [dialect, profile] of Object.entries(profiles)) {
+      process.stdout.write(`\nprofile of the ${dialect} gateway (${profile.totalMs} ms of CPU), self time by origin:\n`);
+      for (const entry of profile.byOrigin) process.stdout.write(`  ${entry.percent.toFixed(1).padStart(5)}%  ${entry.origin}\n`);
+    }
+
+    const host = machine();
+    mkdirSync(resultsDir, { recursive: true });
+    writeFileSync(
+      path.join(resultsDir, 'latest.json'),
+      `${JSON.stringify({ date: new Date(started).toISOString(), durationS: Math.round((Date.now() - started) / 1000), machine: host, settings: s, summary, discovery, targets, calls, rounds, discoverRounds, profiles }, null, 2)}\n`,
+    );
+    process.stdout.write(`\n${host.cpus} x ${host.model}, Node ${host.node}, load average at the end ${host.load}; ${Math.round((Date.now() - started) / 1000)} s; bench/results/latest.json written\n`);
+  } finally {
+    for (const child of children.reverse()) await child.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+await main();
