@@ -23,9 +23,14 @@ const program = new Command('gateway')
   .addCommand(webhooks)
   .addCommand(calls);
 
-/** Usage errors (unknown option, bad choice, missing argument) exit 2 on every command, help exits 0. */
+/**
+ * Usage errors (unknown option, bad choice, missing argument) are one stderr line, like every other
+ * failure (DESIGN.md section 12), and exit 2 on every command; help exits 0.
+ */
 function applyUsageRules(command: Command): void {
-  command.showHelpAfterError('(run with --help for usage)').exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2));
+  command
+    .configureOutput({ outputError: (message, write) => write(`${message.trimEnd()} (run with --help for usage)\n`) })
+    .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2));
   command.commands.forEach(applyUsageRules);
 }
 applyUsageRules(program);
