@@ -32,7 +32,7 @@ describe('gateway catalog commands', function () {
     expect(result.stdout).to.match(/^config\/catalog\/30-accounts\.yaml is valid: 3 providers, \d+ tasks/);
   });
 
-  it('lists every problem of a bad file on stderr, each with the path of the bad field, and exits 1', async () => {
+  it('lists every problem of a bad file on one stderr line, each with the path of the bad field, and exits 1', async () => {
     const bad = path.join(dir, 'bad.yaml');
     writeFileSync(bad, [
       'tasks:',
@@ -42,10 +42,9 @@ describe('gateway catalog commands', function () {
     const result = await gw('catalog', 'validate', bad);
     expect(result.code).to.equal(1);
     expect(result.stdout).to.equal('');
-    expect(result.stderr.trim().split('\n')).to.deep.equal([
-      `${bad}: tasks[0].price_usd: must be greater than or equal to 0`,
-      `${bad}: tasks[1].provider: provider nobody is not declared`,
-    ]);
+    expect(result.stderr).to.equal(
+      `gateway: ${bad}: tasks[0].price_usd: must be greater than or equal to 0; ${bad}: tasks[1].provider: provider nobody is not declared\n`,
+    );
     const json = await gw('catalog', 'validate', bad, '--json');
     expect(json.code).to.equal(1);
     expect(JSON.parse(json.stdout).problems).to.have.length(2);
@@ -62,7 +61,7 @@ describe('gateway catalog commands', function () {
   it('refuses a missing file with exit 1 and one line', async () => {
     const result = await gw('catalog', 'validate', path.join(dir, 'nope.yaml'));
     expect(result.code).to.equal(1);
-    expect(result.stderr).to.equal(`${path.join(dir, 'nope.yaml')}: cannot be read\n`);
+    expect(result.stderr).to.equal(`gateway: ${path.join(dir, 'nope.yaml')}: cannot be read\n`);
   });
 
   it('lists tasks as JSON or a table, filtered by provider and kind, including catalog.files', async () => {
