@@ -47,6 +47,8 @@ function settings(argv: string[]): Settings {
 
 interface Path {
   name: string;
+  /** Shown for where the run's cost goes, not compared with the targets: no upstream call behind it. */
+  diagnostic?: boolean;
   target: Target;
   /** The processes that serve this path besides the upstream (none for the direct path). */
   serverPids(): Promise<number[]>;
@@ -151,6 +153,16 @@ async function main(): Promise<void> {
       { name: 'direct', target: upstreamCall, serverPids: async () => [] },
       { name: 'bare proxy', target: { url: `${proxy.url}/weather/Paris` }, serverPids: async () => [proxy.pid] },
       ...gateways.map(runPath),
+      // Where a run's cost goes: the gateway's HTTP stack alone, then with authentication (one read).
+      ...gateways.slice(0, 1).flatMap((gateway): Path[] => [
+        { name: `GET /health (${gateway.dialect})`, diagnostic: true, target: { url: `${gateway.server.url}/health` }, serverPids: () => gateway.serverPids() },
+        {
+          name: `GET /v1/me (${gateway.dialect})`,
+          diagnostic: true,
+          target: { url: `${gateway.server.url}/v1/me`, headers: { authorization: `Bearer ${gateway.ownerKey}` } },
+          serverPids: () => gateway.serverPids(),
+        },
+      ]),
     ];
     const jobs = generatedJobs(200);
     const discoverTargets = gateways.map((gateway) => ({ name: `discover (${gateway.dialect})`, target: discoverTarget(gateway, jobs) }));
@@ -174,7 +186,7 @@ async function main(): Promise<void> {
 
     const direct = rounds.direct;
     const proxyRounds = rounds['bare proxy'];
-    const summary = paths.map(({ name }) => {
+    const summary = paths.map(({ name, diagnostic }) => {
       const r = rounds[name];
       const perRound = (pick: (x: PathRound, i: number) => number | null) => {
         const values = r.map(pick).filter((v): v is number => v !== null);
@@ -184,8 +196,8 @@ async function main(): Promise<void> {
         path: name,
         p50Ms: perRound((x) => x.latency.p50Ms),
         p99Ms: perRound((x) => x.latency.p99Ms),
-        addedP50Ms: name === 'direct' ? null : perRound((x, i) => x.latency.p50Ms - direct[i].latency.p50Ms),
-        addedP99Ms: name === 'direct' ? null : perRound((x, i) => x.latency.p99Ms - direct[i].latency.p99Ms),
+        addedP50Ms: name === 'direct' || diagnostic ? null : perRound((x, i) => x.latency.p50Ms - direct[i].latency.p50Ms),
+        addedP99Ms: name === 'direct' || diagnostic ? null : perRound((x, i) => x.latency.p99Ms - direct[i].latency.p99Ms),
         requestsPerSecond: perRound((x) => x.load.perSecond),
         throughputVsProxy: perRound((x, i) => x.load.perSecond / proxyRounds[i].load.perSecond),
         serverCpuMsPerRequest: perRound((x) => x.serverCpuMsPerRequest),
