@@ -2,9 +2,9 @@ import type { Socket } from 'node:net';
 import Hapi, { type Server } from '@hapi/hapi';
 import Joi from 'joi';
 import type { Gateway } from '../domain/gateway.js';
-import { GatewayError } from '../domain/errors.js';
+import { GatewayError, invalidInput } from '../domain/errors.js';
 import { registerAuth } from './auth.js';
-import { registerCatalogVersion } from './catalog-version.js';
+import { CATALOG_VERSION_HEADER, registerCatalogVersion } from './catalog-version.js';
 import { failAction, problemBody, registerErrorHandling } from './errors.js';
 import { routePlugins } from './routes/index.js';
 import { renderHostedError } from './routes/hosted/respond.js';
@@ -21,7 +21,7 @@ export interface ServerOptions {
 }
 
 /** Requests Node rejects before hapi sees them (bad header bytes, oversized headers) still get problem+json. */
-function answerClientErrors(server: Server, publicUrl: string): void {
+function answerClientErrors(server: Server, publicUrl: string, catalogVersion: string): void {
   const listener = server.listener;
   listener.removeAllListeners('clientError');
   listener.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
@@ -32,9 +32,24 @@ function answerClientErrors(server: Server, publicUrl: string): void {
       : new GatewayError('invalid_input', 'the HTTP request is malformed');
     const body = JSON.stringify(problemBody(error, publicUrl));
     socket.end(
-      `HTTP/1.1 ${error.status} ${error.title}\r\nContent-Type: application/problem+json\r\n` +
+      `HTTP/1.1 ${error.status} ${error.title}\r\nContent-Type: application/problem+json\r\n${CATALOG_VERSION_HEADER}: ${catalogVersion}\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
+  });
+}
+
+/**
+ * A query string that is not percent-encoded UTF-8 (how a lone surrogate would arrive, e.g. %ED%A0%80)
+ * is invalid_input; left alone, the parser would quietly turn it into U+FFFD and pass it on.
+ */
+function rejectMalformedQueries(server: Server): void {
+  server.ext('onRequest', (request, h) => {
+    try {
+      decodeURIComponent(request.url?.search ?? '');
+    } catch {
+      throw invalidInput('the query string is not valid percent-encoded UTF-8');
+    }
+    return h.continue;
   });
 }
 
@@ -74,7 +89,8 @@ export async function createServer(gateway: Gateway, options: ServerOptions = {}
   registerAuth(server, gateway);
   registerErrorHandling(server, config.server.public_url, renderHostedError);
   registerCatalogVersion(server, gateway.catalog.version);
-  answerClientErrors(server, config.server.public_url);
+  answerClientErrors(server, config.server.public_url, gateway.catalog.version);
+  rejectMalformedQueries(server);
   logRequests(server, gateway);
   for (const plugin of routePlugins) await server.register({ plugin, options: gateway });
   return server;
