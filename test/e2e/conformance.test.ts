@@ -109,6 +109,10 @@ for (const dialect of dialects) {
       upstream = await startFakeProvider();
       receiver = await startReceiver();
       upstream.on('GET', '/weather/Paris', { json: { temp: 21, sky: 'clear' } });
+      upstream.on('GET', '/quote/ACME', (request) => ({ json: { price: 10, auth: request.headers.authorization ?? null } }));
+      upstream.on('GET', '/me', (request) =>
+        request.headers.authorization === 'Bearer at-1' ? { json: { id: 'u1', login: 'ada' } } : { status: 401, json: { error: 'bad token' } },
+      );
       upstream.on('GET', '/account', (request) =>
         request.headers.authorization === 'Token good-key' ? { json: { id: 'acct-1', name: 'Acme Ltd' } } : { status: 401, json: { error: 'bad key' } },
       );
@@ -736,6 +740,33 @@ for (const dialect of dialects) {
         problem(await run('rt-open.weather.now', {}), 400, 'invalid_input');
         problem(await run('rt-open.weather.now', { city: 'Paris' }, { 'svc-connection': 'conn_missing' }), 404, 'connection_not_found');
         problem(await run('rt-down.weather.now', { city: 'Paris' }, { 'svc-only': 'rt-down' }), 502, 'upstream_error');
+      });
+
+      it('identities and charges (DESIGN.md section 6): platform, credential, connection; recovery links on grant_required and scope_required', async () => {
+        const run = (id: string, body: unknown, headers: Record<string, string> = {}) => api('POST', `/v1/tasks/${id}/run`, { body, headers });
+        const platform = await run('rt-paid.quote.get', { symbol: 'ACME' }, { 'svc-fallback': 'platform' });
+        expect(platform.status, platform.text).to.equal(200);
+        expect(platform.body.receipt).to.include({ identity: 'platform', quoted_usd: 0.002, charged_usd: 0.002 });
+        const own = await run('rt-paid.quote.get', { symbol: 'ACME' }, { 'svc-credential': 'caller-key' });
+        expect(own.body.receipt).to.include({ identity: 'credential', quoted_usd: 0.002, charged_usd: 0 });
+        expect(own.body.output).to.deep.equal({ price: 10, auth: 'Token caller-key' });
+
+        const grant = await run('rt-oauth.profile.get', {}, { 'svc-principal': 'user:olga' });
+        problem(grant, 403, 'grant_required');
+        expect(grant.body.connect_url).to.match(/^https?:\/\//);
+        const connection = await api('POST', '/v1/connections', {
+          body: { provider: 'rt-oauth', principal: 'user:olga', credential: { access_token: 'at-1', scopes: ['profile'] } },
+        });
+        expect(connection.status, connection.text).to.equal(200);
+        const viaConnection = await run('rt-oauth.profile.get', {}, { 'svc-principal': 'user:olga' });
+        expect(viaConnection.status, viaConnection.text).to.equal(200);
+        expect(viaConnection.body.receipt).to.include({ identity: `connection:${connection.body.id}`, principal: 'user:olga', charged_usd: 0 });
+        const viaReceiptOptions = await run('rt-oauth.profile.get', { receipt_options: { principal: 'user:olga' } });
+        expect(viaReceiptOptions.body.receipt).to.include({ principal: 'user:olga' });
+        const scope = await run('rt-oauth.inbox.list', {}, { 'svc-principal': 'user:olga' });
+        problem(scope, 403, 'scope_required');
+        expect(scope.body.connect_url).to.match(/^https?:\/\//);
+        problem(await run('rt-oauth.profile.get', {}, { 'svc-principal': 'organization' }), 400, 'principal_required');
       });
 
       it('idempotency-key: a repeat answers the first response with the same call_id', async () => {
