@@ -176,6 +176,9 @@ for (const dialect of dialects) {
       it('403 untrusted_origin for an Origin the organization does not trust; none passes', async () => {
         problem(await api('GET', '/v1/me', { headers: { origin: 'https://evil.example' } }), 403, 'untrusted_origin');
         expect((await api('GET', '/v1/me')).status).to.equal(200);
+        expect((await cliJson('orgs', 'origins', 'default', 'https://app.example.com')).trusted_origins).to.deep.equal(['https://app.example.com']);
+        expect((await api('GET', '/v1/me', { headers: { origin: 'https://app.example.com' } })).status).to.equal(200);
+        problem(await api('GET', '/v1/me', { headers: { origin: 'https://evil.example' } }), 403, 'untrusted_origin');
       });
 
       it('403 no_active_organization for the keys of a suspended organization', async () => {
@@ -912,6 +915,7 @@ for (const dialect of dialects) {
           cli('orgs', 'create'),
           cli('tokens', 'issue', '--principal', 'user:a', '--bogus', '--org', 'default'),
           cli('serve', '--port', '0', '--nonsense'),
+          cli('serve', '--port', 'abc'),
         ]);
         for (const result of results) oneLineFailure(result);
       });
