@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { QueryTypes, Sequelize, Transaction } from 'sequelize';
+import { openPostgresDirect, openSqliteDirect, type DirectDriver } from './direct.js';
 import { defineModels, type Models } from './models/index.js';
 
 // BIGINT columns hold epoch milliseconds and micro-dollars, both far inside Number's safe range.
@@ -63,6 +64,7 @@ export async function openDatabase(url: string): Promise<Database> {
     sequelize = new Sequelize(url, { dialect: 'postgres', logging: false, pool: { max: 10, min: 1, idle: 10000 } });
   }
   const models = defineModels(sequelize);
+  let direct: DirectDriver | undefined;
 
   const database: Database = {
     url,
@@ -70,12 +72,14 @@ export async function openDatabase(url: string): Promise<Database> {
     models,
     dialect,
     async select<T>(sql: string, bind: unknown[] = [], transaction?: Transaction) {
+      if (direct && !transaction) return direct.all<T>(sql, bind);
       // Sequelize's SQLite driver runs text starting with INSERT or UPDATE through run(), which drops
       // RETURNING rows; a leading comment keeps such statements on all(), which returns them.
       const text = dialect === 'sqlite' ? `/* rows */ ${sql}` : sql;
       return sequelize.query(text, { bind, type: QueryTypes.SELECT, transaction }) as Promise<T[]>;
     },
     async execute(sql, bind = [], transaction) {
+      if (direct && !transaction) return direct.run(sql, bind);
       // The BULKDELETE query type is the one whose answer is the affected row count on both drivers,
       // whatever the statement text; raw queries lose it for INSERT on Postgres and always on SQLite.
       return Number(await sequelize.query(sql, { bind, transaction, type: QueryTypes.BULKDELETE }));
@@ -84,14 +88,17 @@ export async function openDatabase(url: string): Promise<Database> {
       return sequelize.transaction((t) => work(t));
     },
     async ping() {
-      await sequelize.query('SELECT 1', { type: QueryTypes.SELECT });
+      await database.select('SELECT 1');
     },
     async close() {
-      await sequelize.close();
+      await Promise.all([sequelize.close(), direct?.close()]);
     },
   };
   try {
     await database.ping();
+    // An in-memory SQLite database exists once per connection: it keeps to Sequelize's single one.
+    if (dialect === 'postgres') direct = openPostgresDirect(url);
+    else if (sqliteStoragePath(url) !== ':memory:') direct = await openSqliteDirect(sqliteStoragePath(url), sqlitePragmas);
   } catch (err) {
     await sequelize.close().catch(() => undefined);
     throw new DatabaseUnavailable(describeConnectionError(err));

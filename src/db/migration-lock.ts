@@ -1,4 +1,5 @@
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 function holderAlive(lockFile: string): boolean {
@@ -19,29 +20,31 @@ function holderAlive(lockFile: string): boolean {
  */
 export async function withFileLock<T>(lockFile: string, work: () => Promise<T>, timeoutMs = 120_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
-  let fd: number | undefined;
-  while (fd === undefined) {
-    try {
-      fd = openSync(lockFile, 'wx', 0o600);
-      writeSync(fd, String(process.pid));
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      if (!holderAlive(lockFile)) {
-        try {
-          unlinkSync(lockFile);
-        } catch {
-          // another waiter removed it first
+  // The lock appears with its pid already inside (written aside, then hard-linked into place), so a
+  // waiter never reads an empty lock and mistakes a live holder for a dead one.
+  const candidate = `${lockFile}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  writeFileSync(candidate, String(process.pid), { mode: 0o600 });
+  try {
+    for (;;) {
+      try {
+        linkSync(candidate, lockFile);
+        break;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+        if (!holderAlive(lockFile)) {
+          rmSync(lockFile, { force: true });
+          continue;
         }
-        continue;
+        if (Date.now() > deadline) throw new Error(`timed out waiting for the migration lock ${lockFile}`);
+        await sleep(50);
       }
-      if (Date.now() > deadline) throw new Error(`timed out waiting for the migration lock ${lockFile}`);
-      await sleep(50);
     }
+  } finally {
+    rmSync(candidate, { force: true });
   }
   try {
     return await work();
   } finally {
-    closeSync(fd);
-    unlinkSync(lockFile);
+    rmSync(lockFile, { force: true });
   }
 }

@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { pino, type Logger } from 'pino';
+import { destination, pino, type Logger } from 'pino';
 import type { Config } from '../config/schema.js';
 import { openDatabase, type Database } from '../db/database.js';
 import { createKeyring, type Keyring } from './secrets.js';
@@ -30,11 +30,15 @@ export function masterSecret(config: Config): string {
 }
 
 export function createLogger(config: Config): Logger {
-  return pino({
-    level: config.log.level,
-    base: undefined,
-    redact: { paths: ['*.authorization', '*.credential', '*.secret', '*.token', '*.key'], censor: '[redacted]' },
-  });
+  return pino(
+    {
+      level: config.log.level,
+      base: undefined,
+      redact: { paths: ['*.authorization', '*.credential', '*.secret', '*.token', '*.key'], censor: '[redacted]' },
+    },
+    // Asynchronous writes keep the log's syscalls off the request path; pino flushes them when the process exits.
+    destination({ dest: 1, sync: false }),
+  );
 }
 
 export async function openGateway(config: Config, log: Logger = createLogger(config)): Promise<Gateway> {

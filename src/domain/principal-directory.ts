@@ -18,6 +18,25 @@ export async function recordPrincipalUse(
   await upsertPrincipalSeen(db, organizationId, principal, now, transaction);
 }
 
+/** How stale a principal's last_seen_at may be when the run path records it: an hour of runs costs one write. */
+const ACTIVITY_RESOLUTION_MS = 60_000;
+/** Internal safety cap on the remembered principals, not a product limit. */
+const ACTIVITY_MEMORY = 10_000;
+const lastRecorded = new Map<string, number>();
+
+/**
+ * recordPrincipalUse for hot paths: the first use is written at once, later ones at most once a minute
+ * per principal and process, so last_seen_at may lag by up to a minute.
+ */
+export async function recordPrincipalActivity(db: Database, organizationId: string, principal: string, now: number): Promise<void> {
+  const key = `${organizationId} ${principal}`;
+  const last = lastRecorded.get(key);
+  if (last !== undefined && now - last < ACTIVITY_RESOLUTION_MS) return;
+  await recordPrincipalUse(db, organizationId, principal, now);
+  if (lastRecorded.size >= ACTIVITY_MEMORY) lastRecorded.clear();
+  lastRecorded.set(key, now);
+}
+
 export interface PrincipalUse {
   principal: string;
   first_seen_at: string;

@@ -1,5 +1,5 @@
 import type { RateLimitClass } from '../config/schema.js';
-import { countHit, deleteWindowsBefore } from '../db/repos/rate-limits.js';
+import { countHits, deleteWindowsBefore } from '../db/repos/rate-limits.js';
 import type { Caller } from './callers.js';
 import { GatewayError } from './errors.js';
 import type { Gateway } from './gateway.js';
@@ -29,10 +29,11 @@ export async function consumeRateLimit(gateway: Gateway, name: RateLimitClass, c
   const limit = gateway.config.rate_limits[name];
   const windowStart = now - (now % WINDOW_MS);
   const window = Math.floor(windowStart / WINDOW_MS);
-  const [orgHits, credentialHits] = await Promise.all([
-    countHit(gateway.db, `${name}:org:${caller.organization.id}:${window}`, windowStart),
-    countHit(gateway.db, `${name}:cred:${caller.credentialId}:${window}`, windowStart),
-  ]);
+  const [orgHits, credentialHits] = await countHits(
+    gateway.db,
+    [`${name}:org:${caller.organization.id}:${window}`, `${name}:cred:${caller.credentialId}:${window}`],
+    windowStart,
+  );
   if (window % 10 === 0 && orgHits === 1) await deleteWindowsBefore(gateway.db, windowStart - WINDOW_MS);
   const resetSeconds = Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000));
   const state = { limit, remaining: Math.max(0, limit - Math.max(orgHits, credentialHits)), resetSeconds };

@@ -1,14 +1,19 @@
 import type { Database } from '../database.js';
 
-/** Counts one hit in a fixed window and returns the window's total; one statement, safe across instances. */
-export async function countHit(db: Database, bucket: string, windowStart: number): Promise<number> {
-  const rows = await db.select<{ hits: number }>(
-    `INSERT INTO rate_limit_counters (bucket, window_start, hits) VALUES ($1, $2, 1)
+/**
+ * Counts one hit in each bucket of one fixed window and returns the totals in the order given: one
+ * statement, safe across instances.
+ */
+export async function countHits(db: Database, buckets: string[], windowStart: number): Promise<number[]> {
+  const values = buckets.map((_, i) => `($${i + 2}, $1, 1)`).join(', ');
+  const rows = await db.select<{ bucket: string; hits: number }>(
+    `INSERT INTO rate_limit_counters (bucket, window_start, hits) VALUES ${values}
      ON CONFLICT (bucket) DO UPDATE SET hits = rate_limit_counters.hits + 1
-     RETURNING hits`,
-    [bucket, windowStart],
+     RETURNING bucket, hits`,
+    [windowStart, ...buckets],
   );
-  return Number(rows[0].hits);
+  const hits = new Map(rows.map((row) => [row.bucket, Number(row.hits)]));
+  return buckets.map((bucket) => hits.get(bucket)!);
 }
 
 export async function deleteWindowsBefore(db: Database, windowStart: number): Promise<void> {

@@ -10,7 +10,7 @@ import { GatewayError, invalidInput } from '../errors.js';
 import type { Gateway } from '../gateway.js';
 import { newId } from '../ids.js';
 import { fingerprint, idempotent } from '../idempotency.js';
-import { recordPrincipalUse } from '../principal-directory.js';
+import { recordPrincipalActivity } from '../principal-directory.js';
 import { actingPrincipal, isUserPrincipal } from '../principals.js';
 import { consumeRateLimit, rateLimitHeaders } from '../rate-limits.js';
 import { attempt } from './attempt.js';
@@ -178,7 +178,7 @@ async function perform(ctx: CallContext, plans: Plan[]): Promise<Run> {
   const first = plans[0];
   await Promise.all([
     insertCall(gateway.db, callRow(ctx, callId, first.task, now, { identity: first.identity, connection_id: first.connection?.id ?? null })),
-    recordPrincipalUse(gateway.db, caller.organization.id, ctx.principal, now),
+    recordPrincipalActivity(gateway.db, caller.organization.id, ctx.principal, now),
   ]);
   const failures: string[] = [];
   let customerFaulted = false;

@@ -1,0 +1,105 @@
+import pg from 'pg';
+import sqlite3 from 'sqlite3';
+
+/**
+ * Statements outside a transaction go straight to the driver with statements prepared once: Sequelize's
+ * query path costs 100-170 µs of CPU per statement, the prepared driver statement a fraction of it
+ * (TOOLCHAIN.md, BENCHMARKS.md), and every run writes several audit rows.
+ */
+export interface DirectDriver {
+  all<T>(sql: string, bind: unknown[]): Promise<T[]>;
+  /** Affected row count. */
+  run(sql: string, bind: unknown[]): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** `$1` in SQLite is a named parameter numbered by first appearance; `?1` is the positional one. */
+function sqliteText(sql: string): string {
+  return sql.replace(/\$(\d+)/g, '?$1');
+}
+
+function sqliteValue(value: unknown): unknown {
+  if (value === undefined) return null;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  return value;
+}
+
+export async function openSqliteDirect(storage: string, pragmas: string): Promise<DirectDriver> {
+  const db = await new Promise<sqlite3.Database>((resolve, reject) => {
+    const opened: sqlite3.Database = new sqlite3.Database(storage, (err) => (err ? reject(err) : resolve(opened)));
+  });
+  await new Promise<void>((resolve, reject) => db.exec(pragmas, (err) => (err ? reject(err) : resolve())));
+  const statements = new Map<string, Promise<sqlite3.Statement>>();
+  // SQLite refuses to close while a statement runs or stays unfinalized: close waits for these first.
+  const inFlight = new Set<Promise<unknown>>();
+  let closed = false;
+
+  const prepared = (sql: string) => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      statement = new Promise<sqlite3.Statement>((resolve, reject) => {
+        const created: sqlite3.Statement = db.prepare(sqliteText(sql), (err) => (err ? reject(err) : resolve(created)));
+      });
+      statement.catch(() => statements.delete(sql));
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
+  const track = <T>(work: Promise<T>): Promise<T> => {
+    inFlight.add(work);
+    const settled = () => inFlight.delete(work);
+    work.then(settled, settled);
+    return work;
+  };
+  const using = <T>(sql: string, step: (statement: sqlite3.Statement, done: (err: Error | null, value?: T) => void) => void) => {
+    if (closed) return Promise.reject(new Error('database is closed'));
+    return track(
+      prepared(sql).then(
+        (statement) => new Promise<T>((resolve, reject) => step(statement, (err, value) => (err ? reject(err) : resolve(value as T)))),
+      ),
+    );
+  };
+
+  return {
+    all<T>(sql: string, bind: unknown[]) {
+      return using<T[]>(sql, (statement, done) => statement.all(bind.map(sqliteValue), (err, rows) => done(err, rows as T[])));
+    },
+    run(sql, bind) {
+      return using<number>(sql, (statement, done) =>
+        statement.run(bind.map(sqliteValue), function (this: sqlite3.RunResult, err: Error | null) {
+          done(err, this?.changes);
+        }),
+      );
+    },
+    async close() {
+      closed = true;
+      await Promise.allSettled([...inFlight]);
+      for (const statement of await Promise.allSettled(statements.values())) {
+        if (statement.status === 'fulfilled') await new Promise<void>((resolve) => statement.value.finalize(() => resolve()));
+      }
+      statements.clear();
+      await new Promise<void>((resolve, reject) => db.close((err) => (err ? reject(err) : resolve())));
+    },
+  };
+}
+
+export function openPostgresDirect(url: string): DirectDriver {
+  const pool = new pg.Pool({ connectionString: url, max: 10, idleTimeoutMillis: 10_000 });
+  // A pooled client that loses its server emits 'error'; the next query opens a fresh one.
+  pool.on('error', () => undefined);
+  const names = new Map<string, string>();
+  const query = (sql: string, bind: unknown[]) => {
+    let name = names.get(sql);
+    if (!name) names.set(sql, (name = `gw${names.size}`));
+    return pool.query({ name, text: sql, values: bind.map((v) => (v === undefined ? null : v)) });
+  };
+  return {
+    async all<T>(sql: string, bind: unknown[]) {
+      return (await query(sql, bind)).rows as T[];
+    },
+    async run(sql, bind) {
+      return (await query(sql, bind)).rowCount ?? 0;
+    },
+    close: () => pool.end(),
+  };
+}
