@@ -23,7 +23,8 @@ for (const dialect of dialects) {
       expect(org.name).to.equal('acme');
 
       const listed = JSON.parse((await gw('orgs', 'list', '--json')).stdout);
-      expect(listed.map((o: { name: string }) => o.name)).to.deep.equal(['acme']);
+      expect(Object.keys(listed)).to.deep.equal(['organizations']);
+      expect(listed.organizations.map((o: { name: string }) => o.name)).to.deep.equal(['acme']);
       expect((await gw('orgs', 'list')).stdout).to.match(/acme\s+active/);
     });
 
@@ -45,7 +46,9 @@ for (const dialect of dialects) {
 
       const listed = await gw('keys', 'list', '--json');
       expect(listed.stdout).to.not.include(key.key);
-      expect(JSON.parse(listed.stdout).map((k: { id: string }) => k.id)).to.include(key.id);
+      const keys = JSON.parse(listed.stdout);
+      expect(Object.keys(keys)).to.deep.equal(['keys']);
+      expect(keys.keys.map((k: { id: string }) => k.id)).to.include(key.id);
 
       const server = await startGateway(env);
       try {

@@ -62,7 +62,10 @@ for (const dialect of dialects) {
       const listed = await gw('tokens', 'list', '--json');
       expect(listed.code, listed.stderr).to.equal(0);
       expect(listed.stdout).to.not.include(token.token);
-      const entries = JSON.parse(listed.stdout);
+      const held = JSON.parse(listed.stdout);
+      expect(Object.keys(held)).to.deep.equal(['tokens', 'next_cursor']);
+      expect(held.next_cursor).to.equal(null);
+      const entries = held.tokens;
       expect(entries[0]).to.deep.equal({ id: token.id, principal: 'user:carol', expires_at: token.expires_at, issued_by: 'cli' });
       expect(entries.every((entry: object) => Object.keys(entry).sort().join() === 'expires_at,id,issued_by,principal')).to.equal(true);
       expect((await gw('tokens', 'list')).stdout).to.match(new RegExp(`${token.id}\\s+user:carol\\s+\\S+\\s+cli`));
@@ -82,15 +85,15 @@ for (const dialect of dialects) {
         await server.stop();
       }
       refused(await gw('tokens', 'revoke', token.id), 1, new RegExp(`no live token ${token.id}`));
-      expect(JSON.parse((await gw('tokens', 'list', '--json')).stdout).map((t: { id: string }) => t.id)).to.not.include(token.id);
+      expect(JSON.parse((await gw('tokens', 'list', '--json')).stdout).tokens.map((t: { id: string }) => t.id)).to.not.include(token.id);
     });
 
     it('needs --org once several organizations exist', async () => {
       expect((await gw('orgs', 'create', 'beta')).code).to.equal(0);
       refused(await gw('tokens', 'list'), 1, /several organizations exist .* --org/);
-      expect(JSON.parse((await gw('tokens', 'list', '--org', 'beta', '--json')).stdout)).to.deep.equal([]);
+      expect(JSON.parse((await gw('tokens', 'list', '--org', 'beta', '--json')).stdout)).to.deep.equal({ tokens: [], next_cursor: null });
       const issued = JSON.parse((await gw('tokens', 'issue', '--org', 'beta', '--principal', 'user:ada', '--json')).stdout);
-      expect(JSON.parse((await gw('tokens', 'list', '--org', 'beta', '--json')).stdout).map((t: { id: string }) => t.id)).to.deep.equal([issued.id]);
+      expect(JSON.parse((await gw('tokens', 'list', '--org', 'beta', '--json')).stdout).tokens.map((t: { id: string }) => t.id)).to.deep.equal([issued.id]);
       refused(await gw('tokens', 'revoke', issued.id, '--org', 'acme'), 1, /no live token/);
       refused(await gw('tokens', 'list', '--org', 'nope'), 1, /organization "nope" does not exist/);
     });

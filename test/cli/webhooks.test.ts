@@ -48,9 +48,9 @@ for (const dialect of dialects) {
 
       const listed = await gw('webhooks', 'list', '--json');
       expect(listed.stdout).to.not.include(webhook.secret);
-      expect(JSON.parse(listed.stdout)).to.deep.equal([{ id: webhook.id, url: webhook.url, created_at: webhook.created_at }]);
+      expect(JSON.parse(listed.stdout)).to.deep.equal({ webhooks: [{ id: webhook.id, url: webhook.url, created_at: webhook.created_at }] });
       expect((await gw('webhooks', 'list')).stdout).to.match(new RegExp(`${webhook.id}\\s+${receiver.url}`));
-      expect(JSON.parse((await gw('webhooks', 'deliveries', webhook.id, '--json')).stdout)).to.deep.equal([]);
+      expect(JSON.parse((await gw('webhooks', 'deliveries', webhook.id, '--json')).stdout)).to.deep.equal({ deliveries: [] });
 
       const db = await openDatabase(database.url);
       try {
@@ -70,7 +70,7 @@ for (const dialect of dialects) {
       } finally {
         await db.close();
       }
-      const shown = JSON.parse((await gw('webhooks', 'deliveries', webhook.id, '--json')).stdout);
+      const shown = JSON.parse((await gw('webhooks', 'deliveries', webhook.id, '--json')).stdout).deliveries;
       expect(shown).to.have.length(1);
       expect(shown[0]).to.include({ event_id: receiver.receipts[0].webhookId, event: 'connection.created', state: 'delivered', attempts: 1, last_status: 204, last_error: null });
       expect((await gw('webhooks', 'deliveries', webhook.id)).stdout).to.match(/connection\.created\s+delivered\s+1\s+204/);
@@ -78,7 +78,7 @@ for (const dialect of dialects) {
       const deleted = await gw('webhooks', 'delete', webhook.id, '--json');
       expect(deleted.code, deleted.stderr).to.equal(0);
       expect(JSON.parse(deleted.stdout)).to.deep.equal({ id: webhook.id, url: webhook.url, created_at: webhook.created_at });
-      expect(JSON.parse((await gw('webhooks', 'list', '--json')).stdout)).to.deep.equal([]);
+      expect(JSON.parse((await gw('webhooks', 'list', '--json')).stdout)).to.deep.equal({ webhooks: [] });
       refusedWith(await gw('webhooks', 'delete', webhook.id), /^gateway: no webhook wh_\S+ in this organization$/);
     });
 
@@ -100,7 +100,7 @@ for (const dialect of dialects) {
       refusedWith(await gw('webhooks', 'list'), /several organizations exist/);
       const registered = JSON.parse((await gw('webhooks', 'register', `${receiver.url}/globex`, '--org', 'globex', '--json')).stdout);
       const globex = JSON.parse((await gw('webhooks', 'list', '--org', 'globex', '--json')).stdout);
-      expect(globex.map((w: { id: string }) => w.id)).to.deep.equal([registered.id]);
+      expect(globex.webhooks.map((w: { id: string }) => w.id)).to.deep.equal([registered.id]);
       refusedWith(await gw('webhooks', 'delete', registered.id, '--org', 'acme'), /no webhook/);
     });
   });

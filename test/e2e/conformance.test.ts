@@ -790,7 +790,8 @@ for (const dialect of dialects) {
         expect(created).to.have.all.keys('id', 'name');
         expect(created.name).to.equal('cli-org');
         const listed = await cliJson('orgs', 'list');
-        expect(listed.map((o: { name: string }) => o.name)).to.include.members(['default', 'cli-org']);
+        expect(Object.keys(listed)).to.deep.equal(['organizations']);
+        expect(listed.organizations.map((o: { name: string }) => o.name)).to.include.members(['default', 'cli-org']);
         expect((await cliJson('orgs', 'suspend', 'cli-org')).status).to.equal('suspended');
         expect((await cliJson('orgs', 'resume', 'cli-org')).status).to.equal('active');
         expect((await cliJson('orgs', 'origins', 'cli-org', 'https://app.example.com')).trusted_origins).to.deep.equal(['https://app.example.com']);
@@ -812,7 +813,9 @@ for (const dialect of dialects) {
         const me = await api('GET', '/v1/me', { key: key.key });
         expect(me.body.organization.name).to.equal('default');
         const listed = await cliJson('keys', 'list', '--org', 'default');
-        expect(JSON.stringify(listed)).to.include(key.id).and.not.include(key.key);
+        expect(Object.keys(listed)).to.deep.equal(['keys']);
+        expect(listed.keys.map((k: { id: string }) => k.id)).to.include(key.id);
+        expect(JSON.stringify(listed)).to.not.include(key.key);
         expect((await cli('keys', 'revoke', key.id, '--org', 'default')).code).to.equal(0);
         problem(await api('GET', '/v1/me', { key: key.key }), 401, 'invalid_token');
         const [badRole, noRole, noOrg, unknown] = await Promise.all([
@@ -833,7 +836,10 @@ for (const dialect of dialects) {
         expect(isoTime(token.expires_at) - Date.now()).to.be.within(110_000, 121_000);
         expect((await api('GET', '/v1/me', { key: token.token })).body.principal).to.equal('user:cli');
         const listed = await cliJson('tokens', 'list', '--org', 'default');
-        expect(JSON.stringify(listed)).to.include(token.id).and.not.include(token.token);
+        expect(Object.keys(listed)).to.deep.equal(['tokens', 'next_cursor']);
+        expect(listed.next_cursor).to.equal(null);
+        expect(listed.tokens.map((t: { id: string }) => t.id)).to.include(token.id);
+        expect(JSON.stringify(listed)).to.not.include(token.token);
         expect((await cli('tokens', 'revoke', token.id, '--org', 'default')).code).to.equal(0);
         problem(await api('GET', '/v1/me', { key: token.token }), 401, 'invalid_token');
         const [short, long_, badPrincipal, noPrincipal, unknown] = await Promise.all([
@@ -873,8 +879,10 @@ for (const dialect of dialects) {
           cliJson('webhooks', 'list', '--org', 'cli-org'),
           cliJson('webhooks', 'deliveries', created.id, '--org', 'cli-org'),
         ]);
-        expect(JSON.stringify(listed)).to.include(created.id).and.not.include(created.secret);
-        expect(deliveries).to.deep.equal([]);
+        expect(Object.keys(listed)).to.deep.equal(['webhooks']);
+        expect(listed.webhooks.map((w: { id: string }) => w.id)).to.include(created.id);
+        expect(JSON.stringify(listed)).to.not.include(created.secret);
+        expect(deliveries).to.deep.equal({ deliveries: [] });
         expect(await cliJson('webhooks', 'delete', created.id, '--org', 'cli-org')).to.have.all.keys('id', 'url', 'created_at');
         const [deletedAgain, unknown, ftp] = await Promise.all([
           cli('webhooks', 'delete', created.id, '--org', 'cli-org'),

@@ -23,11 +23,11 @@ const create = new Command('create')
 const list = new Command('list')
   .description('list API keys (never their secret)')
   .addOption(orgOption())
-  .option('--json', 'print a JSON array')
+  .option('--json', 'print {keys}')
   .action(
     action(async (options: CommonOptions, command: Command) => {
       const keys = await withOrganization(command, options, (gateway, org) => listApiKeys(gateway.db, org.id));
-      print(!!options.json, keys, () => keys);
+      print(!!options.json, { keys }, () => keys);
     }),
   );
 

@@ -24,11 +24,11 @@ const create = new Command('create')
 
 const list = new Command('list')
   .description('list organizations')
-  .option('--json', 'print a JSON array')
+  .option('--json', 'print {organizations}')
   .action(
     action(async (options: { json?: boolean }, command: Command) => {
       const orgs = await withGateway(command, (gateway) => listOrganizations(gateway.db));
-      print(!!options.json, orgs, () => orgs.map(row));
+      print(!!options.json, { organizations: orgs }, () => orgs.map(row));
     }),
   );
 

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { listHeldTokens, type HeldUserBoundToken } from '../../../domain/tokens.js';
+import { listHeldTokens, type HeldUserBoundToken, type HeldUserBoundTokens } from '../../../domain/tokens.js';
 import { orgOption, withOrganization, type CommonOptions } from '../../context.js';
 import { action } from '../../errors.js';
 import { print } from '../../output.js';
@@ -7,7 +7,7 @@ import { print } from '../../output.js';
 export const list = new Command('list')
   .description('list live principal-bound tokens (never their secret), newest first')
   .addOption(orgOption())
-  .option('--json', 'print a JSON array of {id, principal, expires_at, issued_by}')
+  .option('--json', 'print {tokens, next_cursor}: every page is fetched, so next_cursor is always null')
   .action(
     action(async (options: CommonOptions, command: Command) => {
       const tokens = await withOrganization(command, options, async (gateway, org) => {
@@ -20,6 +20,7 @@ export const list = new Command('list')
         } while (cursor);
         return all;
       });
-      print(!!options.json, tokens, () => tokens);
+      const held: HeldUserBoundTokens = { tokens, next_cursor: null };
+      print(!!options.json, held, () => tokens);
     }),
   );

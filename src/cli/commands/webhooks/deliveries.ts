@@ -8,11 +8,11 @@ export const deliveries = new Command('deliveries')
   .description(`show a webhook's latest ${DELIVERIES_SHOWN} deliveries, newest first`)
   .argument('<id>', 'webhook id')
   .addOption(orgOption())
-  .option('--json', 'print a JSON array of WebhookDelivery records')
+  .option('--json', 'print {deliveries}')
   .action(
     action(async (id: string, options: CommonOptions, command: Command) => {
       const found = await withOrganization(command, options, (gateway, org) => listDeliveries(gateway.db, org.id, id));
-      print(!!options.json, found, () =>
+      print(!!options.json, { deliveries: found }, () =>
         found.map((d) => ({ id: d.id, event: d.event, state: d.state, attempts: d.attempts, last_status: d.last_status, last_error: d.last_error, updated_at: d.updated_at })),
       );
     }),

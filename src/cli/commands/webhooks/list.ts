@@ -7,10 +7,10 @@ import { print } from '../../output.js';
 export const list = new Command('list')
   .description('list registered webhooks (never their secret), newest first')
   .addOption(orgOption())
-  .option('--json', 'print a JSON array of {id, url, created_at}')
+  .option('--json', 'print {webhooks}')
   .action(
     action(async (options: CommonOptions, command: Command) => {
       const webhooks = await withOrganization(command, options, (gateway, org) => listWebhooks(gateway.db, org.id));
-      print(!!options.json, webhooks, () => webhooks);
+      print(!!options.json, { webhooks }, () => webhooks);
     }),
   );
