@@ -25,7 +25,8 @@ export interface Database {
   close(): Promise<void>;
 }
 
-const sqlitePragmas = 'PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=10000; PRAGMA foreign_keys=ON;';
+// busy_timeout first: a new connection's own journal_mode statement may meet another writer's lock.
+const sqlitePragmas = 'PRAGMA busy_timeout=10000; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;';
 
 interface SqliteHandle {
   exec(sql: string, callback: (err: Error | null) => void): void;

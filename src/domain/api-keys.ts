@@ -4,6 +4,7 @@ import type { Role } from '../db/models/index.js';
 import { invalidInput } from './errors.js';
 import { newId } from './ids.js';
 import { hashSecret, newSecret } from './secrets.js';
+import { isoTime, isoTimeOrNull } from './time.js';
 
 export const roles: Role[] = ['owner', 'admin', 'member'];
 export const API_KEY_PREFIX = 'gw_live_';
@@ -23,8 +24,6 @@ export interface ApiKeySummary {
   revoked_at: string | null;
 }
 
-const iso = (ms: number | null) => (ms == null ? null : new Date(Number(ms)).toISOString());
-
 export async function createApiKey(db: Database, organizationId: string, role: Role, name?: string): Promise<CreatedApiKey> {
   if (!roles.includes(role)) throw invalidInput(`role must be one of ${roles.join(', ')}`);
   const now = Date.now();
@@ -39,8 +38,8 @@ export async function listApiKeys(db: Database, organizationId: string): Promise
     id: row.id,
     name: row.name,
     role: row.role,
-    created_at: iso(row.created_at)!,
-    revoked_at: iso(row.revoked_at),
+    created_at: isoTime(row.created_at),
+    revoked_at: isoTimeOrNull(row.revoked_at),
   }));
 }
 

@@ -5,6 +5,7 @@ import type { Role } from '../db/models/index.js';
 import { API_KEY_PREFIX } from './api-keys.js';
 import { GatewayError } from './errors.js';
 import { hashSecret, safeEqual } from './secrets.js';
+import { isoTime } from './time.js';
 
 export const USER_TOKEN_PREFIX = 'gw_user_';
 
@@ -77,7 +78,7 @@ export function describeCaller(caller: Caller) {
     ...(caller.kind === 'api_key'
       ? { key: { id: caller.credentialId, role: caller.role }, principal: 'organization' }
       : {
-          token: { id: caller.credentialId, expires_at: new Date(caller.expiresAt!).toISOString() },
+          token: { id: caller.credentialId, expires_at: isoTime(caller.expiresAt!) },
           principal: caller.principal,
         }),
   };

@@ -2,6 +2,7 @@ import { pageGrants } from '../db/repos/grants.js';
 import type { GrantRow } from '../db/repos/connections.js';
 import type { Database } from '../db/database.js';
 import { decodeCursor, toPage } from './paging.js';
+import { isoTime } from './time.js';
 
 export type GrantState = GrantRow['state'];
 
@@ -21,8 +22,6 @@ export interface GrantList {
   next_cursor: string | null;
 }
 
-const iso = (ms: number) => new Date(Number(ms)).toISOString();
-
 function presentGrant(row: GrantRow): Grant {
   return {
     id: row.id,
@@ -31,8 +30,8 @@ function presentGrant(row: GrantRow): Grant {
     connection_id: row.connection_id,
     scopes: JSON.parse(row.scopes) as string[],
     state: row.state,
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at),
+    created_at: isoTime(row.created_at),
+    updated_at: isoTime(row.updated_at),
   };
 }
 

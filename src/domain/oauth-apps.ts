@@ -3,6 +3,7 @@ import { deleteOAuthAppRow, findOAuthAppRow, upsertOAuthAppRow, type OAuthAppRow
 import type { Provider } from './catalog/types.js';
 import { GatewayError, invalidInput } from './errors.js';
 import type { Gateway } from './gateway.js';
+import { isoTime } from './time.js';
 
 /** GET/PUT /v1/providers/{slug}/oauth-app: everything but the client secret. */
 export interface OAuthApp {
@@ -47,8 +48,8 @@ function present(gateway: Gateway, row: OAuthAppRow): OAuthApp {
     provider: row.provider,
     client_id: row.client_id,
     scopes: JSON.parse(row.scopes) as string[],
-    created_at: new Date(Number(row.created_at)).toISOString(),
-    updated_at: new Date(Number(row.updated_at)).toISOString(),
+    created_at: isoTime(row.created_at),
+    updated_at: isoTime(row.updated_at),
     redirect_uri: oauthRedirectUri(gateway.config),
   };
 }

@@ -9,6 +9,7 @@ import type { Database } from '../db/database.js';
 import type { OrganizationRow } from '../db/models/index.js';
 import { GatewayError, invalidInput } from './errors.js';
 import { newId } from './ids.js';
+import { isoTime } from './time.js';
 
 export interface Organization {
   id: string;
@@ -26,7 +27,7 @@ export function presentOrganization(row: OrganizationRow): Organization {
     name: row.name,
     status: row.status,
     trusted_origins: JSON.parse(row.trusted_origins) as string[],
-    created_at: new Date(Number(row.created_at)).toISOString(),
+    created_at: isoTime(row.created_at),
   };
 }
 

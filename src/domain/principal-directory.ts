@@ -2,6 +2,7 @@ import type { Transaction } from 'sequelize';
 import type { Database } from '../db/database.js';
 import { pagePrincipals, upsertPrincipalSeen } from '../db/repos/principals.js';
 import { decodeCursor, PAGE_SIZE, toPage } from './paging.js';
+import { isoTime } from './time.js';
 
 /**
  * Notes that the organization acted as (or for) a principal: GET /v1/principals lists every principal
@@ -50,8 +51,6 @@ export interface PrincipalList {
   next_cursor: string | null;
 }
 
-const iso = (ms: number) => new Date(Number(ms)).toISOString();
-
 /**
  * GET /v1/principals: every principal the organization has used, in principal order. The cursor is
  * the house cursor (encodeCursor) wrapping the last principal shown, since principals have no
@@ -63,8 +62,8 @@ export async function listPrincipals(db: Database, organizationId: string, filte
   return {
     principals: page.items.map((row) => ({
       principal: row.principal,
-      first_seen_at: iso(row.first_seen_at),
-      last_seen_at: iso(row.last_seen_at),
+      first_seen_at: isoTime(row.first_seen_at),
+      last_seen_at: isoTime(row.last_seen_at),
       connections: row.connections,
     })),
     next_cursor: page.next_cursor,

@@ -7,6 +7,7 @@ import { decodeCursor, toPage } from './paging.js';
 import { recordPrincipalUse } from './principal-directory.js';
 import { PRINCIPAL_PATTERN } from './principals.js';
 import { hashSecret, newSecret } from './secrets.js';
+import { isoTime } from './time.js';
 
 /** SPEC.md section 8: token lifetime in seconds. */
 export const TOKEN_LIFETIME = { min: 60, max: 86400, default: 3600 } as const;
@@ -38,8 +39,6 @@ export interface NewUserBoundToken {
   principal: string;
   expires_in?: number;
 }
-
-const iso = (ms: number) => new Date(Number(ms)).toISOString();
 
 /** The HTTP route validates with joi first; this guards every other caller (the CLI) with the same rules. */
 function checkRequest({ principal, expires_in = TOKEN_LIFETIME.default }: NewUserBoundToken): number {
@@ -82,14 +81,14 @@ export async function issueUserToken(
     await insertUserToken(db, row, transaction);
     await recordPrincipalUse(db, organizationId, row.principal, now, transaction);
   });
-  return { id: row.id, token, principal: row.principal, expires_at: iso(row.expires_at) };
+  return { id: row.id, token, principal: row.principal, expires_at: isoTime(row.expires_at) };
 }
 
 /** Live tokens (neither expired nor revoked), newest first, never their secret. */
 export async function listHeldTokens(db: Database, organizationId: string, cursor?: string, now = Date.now()): Promise<HeldUserBoundTokens> {
   const page = toPage(await pageHeldTokens(db, organizationId, now, decodeCursor(cursor)), (row) => row.id);
   return {
-    tokens: page.items.map((row) => ({ id: row.id, principal: row.principal, expires_at: iso(row.expires_at), issued_by: row.issued_by })),
+    tokens: page.items.map((row) => ({ id: row.id, principal: row.principal, expires_at: isoTime(row.expires_at), issued_by: row.issued_by })),
     next_cursor: page.next_cursor,
   };
 }

@@ -1,5 +1,6 @@
 import type { CallRow, CaptureRow } from '../../db/repos/calls.js';
 import { microsToUsd } from '../run/request.js';
+import { isoTime } from '../time.js';
 
 /** The Call record: who ran what, as whom, on which credential, how it ended and what it cost. */
 export interface Call {
@@ -30,7 +31,6 @@ export interface Capture {
   created_at: string;
 }
 
-const iso = (ms: number) => new Date(Number(ms)).toISOString();
 const orNull = (value: number | null) => (value === null ? null : Number(value));
 
 export function presentCall(row: CallRow): Call {
@@ -49,8 +49,8 @@ export function presentCall(row: CallRow): Call {
     charged_usd: microsToUsd(Number(row.charged_micros)),
     latency_ms: orNull(row.latency_ms),
     tag: row.tag,
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at),
+    created_at: isoTime(row.created_at),
+    updated_at: isoTime(row.updated_at),
   };
 }
 
@@ -59,6 +59,6 @@ export function presentCapture(row: CaptureRow): Capture {
     call_id: row.call_id,
     input: JSON.parse(row.input),
     output: row.output === null ? null : JSON.parse(row.output),
-    created_at: iso(row.created_at),
+    created_at: isoTime(row.created_at),
   };
 }

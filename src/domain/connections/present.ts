@@ -1,5 +1,6 @@
 import type { CallRow } from '../../db/repos/calls.js';
 import type { ConnectionRow, ConnectionStatus, GrantRow } from '../../db/repos/connections.js';
+import { isoTime } from '../time.js';
 
 /** The public Connection record: what the API, webhooks and hosted pages show. Never a secret. */
 export interface Connection {
@@ -21,8 +22,6 @@ export interface ConnectionDetail extends Connection {
   last_call: { id: string; task: string; outcome: CallRow['outcome']; created_at: string } | null;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
-
 export function presentConnection(row: ConnectionRow): Connection {
   return {
     id: row.id,
@@ -33,9 +32,9 @@ export function presentConnection(row: ConnectionRow): Connection {
     status: row.status,
     scopes: JSON.parse(row.scopes) as string[],
     default: Number(row.is_default) === 1,
-    created_at: iso(Number(row.created_at)),
-    updated_at: iso(Number(row.updated_at)),
-    last_used_at: row.last_used_at === null ? null : iso(Number(row.last_used_at)),
+    created_at: isoTime(Number(row.created_at)),
+    updated_at: isoTime(Number(row.updated_at)),
+    last_used_at: row.last_used_at === null ? null : isoTime(Number(row.last_used_at)),
   };
 }
 
@@ -46,9 +45,9 @@ export function presentConnectionDetail(row: ConnectionRow, grants: GrantRow[], 
       id: grant.id,
       scopes: JSON.parse(grant.scopes) as string[],
       state: grant.state,
-      created_at: iso(Number(grant.created_at)),
-      updated_at: iso(Number(grant.updated_at)),
+      created_at: isoTime(Number(grant.created_at)),
+      updated_at: isoTime(Number(grant.updated_at)),
     })),
-    last_call: lastCall && { id: lastCall.id, task: lastCall.task_id, outcome: lastCall.outcome, created_at: iso(Number(lastCall.created_at)) },
+    last_call: lastCall && { id: lastCall.id, task: lastCall.task_id, outcome: lastCall.outcome, created_at: isoTime(Number(lastCall.created_at)) },
   };
 }

@@ -5,6 +5,7 @@ import { presentConnection, type Connection } from '../connections/present.js';
 import { GatewayError } from '../errors.js';
 import type { Gateway } from '../gateway.js';
 import { toPage } from '../paging.js';
+import { isoTime } from '../time.js';
 
 /**
  * The connections page link is `/v1/hosted/connections/<payload>.<signature>`: the payload names the
@@ -30,7 +31,7 @@ export function createConnectionsPage(gateway: Gateway, organizationId: string, 
   const expiresAt = now + gateway.config.connections_page.ttl_s * 1000;
   const payload = Buffer.from(JSON.stringify({ o: organizationId, p: principal, e: expiresAt }), 'utf8').toString('base64url');
   const token = `${payload}.${gateway.keyring.sign(LINK_PURPOSE + payload)}`;
-  return { url: `${gateway.config.server.public_url}/v1/hosted/connections/${token}`, expires_at: new Date(expiresAt).toISOString() };
+  return { url: `${gateway.config.server.public_url}/v1/hosted/connections/${token}`, expires_at: isoTime(expiresAt) };
 }
 
 const invalidLink = () =>

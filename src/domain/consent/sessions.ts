@@ -15,6 +15,7 @@ import { decodeCursor, toPage, type Page } from '../paging.js';
 import { checkRedirectUri } from '../redirect-uris.js';
 import { hashSecret, newSecret } from '../secrets.js';
 import { isOAuth2, type OAuth2Auth } from '../../providers/oauth2.js';
+import { isoTime } from '../time.js';
 
 export interface NewConnectSession {
   provider: string;
@@ -60,8 +61,8 @@ export function presentConnectSession(row: ConnectSessionRow, now = Date.now()):
     scopes: JSON.parse(row.scopes) as string[],
     redirect_uri: row.redirect_uri,
     ...(row.connection_id ? { connection_id: row.connection_id } : {}),
-    created_at: new Date(row.created_at).toISOString(),
-    expires_at: new Date(row.expires_at).toISOString(),
+    created_at: isoTime(row.created_at),
+    expires_at: isoTime(row.expires_at),
   };
 }
 
@@ -131,7 +132,7 @@ export async function createConnectSession(
   return {
     session_id: id,
     url: `${gateway.config.server.public_url}/v1/hosted/connect/${secret}`,
-    expires_at: new Date(expiresAt).toISOString(),
+    expires_at: isoTime(expiresAt),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Transaction } from 'sequelize';
 import type { Database } from '../../db/database.js';
 import { newId } from '../ids.js';
+import { isoTime } from '../time.js';
 
 export const connectionEvents = [
   'connection.created',
@@ -25,7 +26,7 @@ export async function emitConnectionEvent(
 ): Promise<string> {
   const now = Date.now();
   const eventId = newId('evt', now);
-  const payload = JSON.stringify({ id: eventId, type, created_at: new Date(now).toISOString(), data: { connection } });
+  const payload = JSON.stringify({ id: eventId, type, created_at: isoTime(now), data: { connection } });
   await db.execute(
     'INSERT INTO webhook_events (id, organization_id, type, payload, created_at) VALUES ($1, $2, $3, $4, $5)',
     [eventId, organizationId, type, payload, now],

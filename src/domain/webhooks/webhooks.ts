@@ -6,6 +6,7 @@ import type { Gateway } from '../gateway.js';
 import { newId } from '../ids.js';
 import { newSigningSecret } from './signing.js';
 import { checkWebhookTarget } from './targets.js';
+import { isoTime } from '../time.js';
 
 /** SPEC.md Webhook. */
 export interface Webhook {
@@ -35,10 +36,8 @@ export interface WebhookDelivery {
 /** GET /v1/webhooks/{id}/deliveries shows this many of the most recent deliveries (docs/webhooks.md). */
 export const DELIVERIES_SHOWN = 100;
 
-const iso = (ms: number) => new Date(Number(ms)).toISOString();
-
 function presentWebhook(row: WebhookSummaryRow): Webhook {
-  return { id: row.id, url: row.url, created_at: iso(row.created_at) };
+  return { id: row.id, url: row.url, created_at: isoTime(row.created_at) };
 }
 
 function presentDelivery(row: DeliveryListRow): WebhookDelivery {
@@ -50,8 +49,8 @@ function presentDelivery(row: DeliveryListRow): WebhookDelivery {
     attempts: Number(row.attempts),
     last_status: row.last_status === null ? null : Number(row.last_status),
     last_error: row.last_error,
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at),
+    created_at: isoTime(row.created_at),
+    updated_at: isoTime(row.updated_at),
   };
 }
 
