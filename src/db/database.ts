@@ -17,6 +17,15 @@ export interface Database {
   dialect: Dialect;
   /** Rows of a read query; `$1`-style binds work on both dialects. */
   select<T = Record<string, unknown>>(sql: string, bind?: unknown[], transaction?: Transaction): Promise<T[]>;
+  /**
+   * A write answering rows, for data whose loss in a Postgres crash is harmless (rate-limit counters)
+   * or made durable by a later ordinary commit (a pending call, settled before the run answers: flushing
+   * the settlement's WAL flushes everything before it). On Postgres it commits without waiting for the
+   * WAL flush, which takes a disk sync off the request.
+   */
+  selectRelaxed<T = Record<string, unknown>>(sql: string, bind?: unknown[]): Promise<T[]>;
+  /** `execute` with the same relaxed commit as selectRelaxed. */
+  executeRelaxed(sql: string, bind?: unknown[]): Promise<number>;
   /** A write; on both dialects the affected row count is returned. */
   execute(sql: string, bind?: unknown[], transaction?: Transaction): Promise<number>;
   /** A write transaction; on SQLite it takes the write lock up front so two writers never deadlock. */
@@ -62,10 +71,11 @@ export async function openDatabase(url: string): Promise<Database> {
     sequelize = new Sequelize({ dialect: 'sqlite', storage, logging: false, transactionType: Transaction.TYPES.IMMEDIATE });
     tuneSqliteConnections(sequelize);
   } else {
-    sequelize = new Sequelize(url, { dialect: 'postgres', logging: false, pool: { max: 10, min: 1, idle: 10000 } });
+    sequelize = new Sequelize(url, { dialect: 'postgres', logging: false, pool: { max: 5, min: 0, idle: 10000 } });
   }
   const models = defineModels(sequelize);
   let direct: DirectDriver | undefined;
+  let relaxed: DirectDriver | undefined;
 
   const database: Database = {
     url,
@@ -78,6 +88,12 @@ export async function openDatabase(url: string): Promise<Database> {
       // RETURNING rows; a leading comment keeps such statements on all(), which returns them.
       const text = dialect === 'sqlite' ? `/* rows */ ${sql}` : sql;
       return sequelize.query(text, { bind, type: QueryTypes.SELECT, transaction }) as Promise<T[]>;
+    },
+    async selectRelaxed<T>(sql: string, bind: unknown[] = []) {
+      return relaxed ? relaxed.all<T>(sql, bind) : database.select<T>(sql, bind);
+    },
+    async executeRelaxed(sql, bind = []) {
+      return relaxed ? relaxed.run(sql, bind) : database.execute(sql, bind);
     },
     async execute(sql, bind = [], transaction) {
       if (direct && !transaction) return direct.run(sql, bind);
@@ -92,13 +108,16 @@ export async function openDatabase(url: string): Promise<Database> {
       await database.select('SELECT 1');
     },
     async close() {
-      await Promise.all([sequelize.close(), direct?.close()]);
+      await Promise.all([sequelize.close(), direct?.close(), relaxed?.close()]);
     },
   };
   try {
     await database.ping();
     // An in-memory SQLite database exists once per connection: it keeps to Sequelize's single one.
-    if (dialect === 'postgres') direct = openPostgresDirect(url);
+    if (dialect === 'postgres') {
+      direct = openPostgresDirect(url);
+      relaxed = openPostgresDirect(url, true);
+    }
     else if (sqliteStoragePath(url) !== ':memory:') direct = await openSqliteDirect(sqliteStoragePath(url), sqlitePragmas);
   } catch (err) {
     await sequelize.close().catch(() => undefined);

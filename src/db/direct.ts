@@ -83,8 +83,17 @@ export async function openSqliteDirect(storage: string, pragmas: string): Promis
   };
 }
 
-export function openPostgresDirect(url: string): DirectDriver {
-  const pool = new pg.Pool({ connectionString: url, max: 10, idleTimeoutMillis: 10_000 });
+/**
+ * `relaxed`: a pool whose commits do not wait for the WAL flush (synchronous_commit=off), for writes
+ * whose loss in a crash is harmless, such as rate-limit counters. The database stays consistent.
+ */
+export function openPostgresDirect(url: string, relaxed = false): DirectDriver {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: relaxed ? 4 : 10,
+    idleTimeoutMillis: 10_000,
+    ...(relaxed ? { options: '-c synchronous_commit=off' } : {}),
+  });
   // A pooled client that loses its server emits 'error'; the next query opens a fresh one.
   pool.on('error', () => undefined);
   const names = new Map<string, string>();

@@ -45,8 +45,12 @@ const CALL_COLUMNS =
   'id, organization_id, task_id, provider, principal, token_id, connection_id, identity, outcome, http_status, error_code, quoted_micros, charged_micros, latency_ms, tag, created_at, updated_at';
 
 /** Writes a call as it starts (`pending`) or as it ends without an upstream call (`miss`). */
-export async function insertCall(db: Database, row: CallRow): Promise<void> {
-  await db.execute(
+/**
+ * `pending`: the row is settled before the run answers, and that durable commit makes this one durable
+ * too, so the insert need not wait for its own disk flush.
+ */
+export async function insertCall(db: Database, row: CallRow, pending = false): Promise<void> {
+  await (pending ? db.executeRelaxed : db.execute)(
     `INSERT INTO calls (${CALL_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
     [
       row.id, row.organization_id, row.task_id, row.provider, row.principal, row.token_id, row.connection_id, row.identity,

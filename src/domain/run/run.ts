@@ -177,7 +177,7 @@ async function perform(ctx: CallContext, plans: Plan[]): Promise<Run> {
   const callId = newId('call', now);
   const first = plans[0];
   await Promise.all([
-    insertCall(gateway.db, callRow(ctx, callId, first.task, now, { identity: first.identity, connection_id: first.connection?.id ?? null })),
+    insertCall(gateway.db, callRow(ctx, callId, first.task, now, { identity: first.identity, connection_id: first.connection?.id ?? null }), true),
     recordPrincipalActivity(gateway.db, caller.organization.id, ctx.principal, now),
   ]);
   const failures: string[] = [];
