@@ -2,19 +2,45 @@ import { randomBytes } from 'node:crypto';
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 
-/**
- * Time-ordered ids (ULID layout in lower-case Crockford base32): 10 characters of milliseconds, then
- * 16 random. Newest-first paging orders by id alone.
- */
-export function newId(prefix: string, now = Date.now()): string {
+let lastTime = -1;
+let lastRandom: number[] = [];
+
+function encodeTime(ms: number): string {
   let time = '';
-  let rest = now;
+  let rest = ms;
   for (let i = 0; i < 10; i++) {
     time = ALPHABET[rest % 32] + time;
     rest = Math.floor(rest / 32);
   }
-  const random = randomBytes(16);
-  let tail = '';
-  for (let i = 0; i < 16; i++) tail += ALPHABET[random[i] & 31];
-  return `${prefix}_${time}${tail}`;
+  return time;
+}
+
+/** The next 16 random digits: fresh ones in a new millisecond, the previous ones plus one within the same. */
+function nextRandom(ms: number): number[] {
+  if (ms > lastTime) {
+    lastTime = ms;
+    lastRandom = Array.from(randomBytes(16), (b) => b & 31);
+    return lastRandom;
+  }
+  const next = [...lastRandom];
+  for (let i = next.length - 1; i >= 0; i--) {
+    if (next[i] < 31) {
+      next[i]++;
+      break;
+    }
+    next[i] = 0;
+  }
+  lastRandom = next;
+  return next;
+}
+
+/**
+ * Time-ordered ids (ULID layout in lower-case Crockford base32): 10 characters of milliseconds, then
+ * 16 random. Within one millisecond a process counts up from the last id (monotonic ULIDs), so
+ * newest-first paging by id alone keeps the order in which one process created rows.
+ */
+export function newId(prefix: string, now = Date.now()): string {
+  // An id for an earlier time (a clock step back, or a caller dating a row) gets fresh random digits.
+  const random = now >= lastTime ? nextRandom(now) : Array.from(randomBytes(16), (b) => b & 31);
+  return `${prefix}_${encodeTime(now)}${random.map((d) => ALPHABET[d]).join('')}`;
 }
