@@ -1,19 +1,11 @@
 import { expect } from 'chai';
-import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
-import { runGateway, startGateway } from '../support/process.js';
+import { dialects } from '../support/databases.js';
+import { startGateway, useGatewayDatabase } from '../support/process.js';
 
 for (const dialect of dialects) {
   describe(`gateway orgs and keys commands [${dialect}]`, function () {
     this.timeout(120000);
-    let database: TestDatabase;
-    let env: NodeJS.ProcessEnv;
-    const gw = (...args: string[]) => runGateway(args, env);
-
-    before(async () => {
-      database = await createTestDatabase(dialect);
-      env = { GATEWAY_DATA_DIR: database.dataDir, GATEWAY_DATABASE_URL: database.url };
-    });
-    after(async () => database.drop());
+    const { env, gw } = useGatewayDatabase(dialect);
 
     it('creates and lists organizations with the documented --json shapes', async () => {
       const created = await gw('orgs', 'create', 'acme', '--json');
@@ -50,7 +42,7 @@ for (const dialect of dialects) {
       expect(Object.keys(keys)).to.deep.equal(['keys']);
       expect(keys.keys.map((k: { id: string }) => k.id)).to.include(key.id);
 
-      const server = await startGateway(env);
+      const server = await startGateway(env());
       try {
         const before = await fetch(`${server.url}/v1/me`, { headers: { authorization: `Bearer ${key.key}` } });
         expect(before.status).to.equal(200);
@@ -66,7 +58,7 @@ for (const dialect of dialects) {
     it('suspends and resumes an organization, and sets trusted origins', async () => {
       const key = JSON.parse((await gw('keys', 'create', '--role', 'member', '--json')).stdout).key;
       expect((await gw('orgs', 'suspend', 'acme')).code).to.equal(0);
-      const server = await startGateway(env);
+      const server = await startGateway(env());
       try {
         const suspended = await fetch(`${server.url}/v1/me`, { headers: { authorization: `Bearer ${key}` } });
         expect(suspended.status).to.equal(403);

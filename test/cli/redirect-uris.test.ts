@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
-import { runGateway, startGateway, type CliResult } from '../support/process.js';
+import { dialects } from '../support/databases.js';
+import { startGateway, type CliResult, useGatewayDatabase } from '../support/process.js';
 
 function refusedWithOneLine(result: CliResult, pattern: RegExp): void {
   expect(result.code, result.stderr).to.equal(1);
@@ -12,9 +12,7 @@ function refusedWithOneLine(result: CliResult, pattern: RegExp): void {
 for (const dialect of dialects) {
   describe(`gateway redirect-uris commands [${dialect}]`, function () {
     this.timeout(120000);
-    let database: TestDatabase;
-    let env: NodeJS.ProcessEnv;
-    const gw = (...args: string[]) => runGateway(args, env);
+    const { env, gw } = useGatewayDatabase(dialect);
     const json = async (...args: string[]) => {
       const result = await gw(...args, '--json');
       expect(result.code, result.stderr).to.equal(0);
@@ -22,11 +20,8 @@ for (const dialect of dialects) {
     };
 
     before(async () => {
-      database = await createTestDatabase(dialect);
-      env = { GATEWAY_DATA_DIR: database.dataDir, GATEWAY_DATABASE_URL: database.url };
       expect((await gw('orgs', 'create', 'acme')).code).to.equal(0);
     });
-    after(async () => database.drop());
 
     it('lists, sets, adds and removes entries, printing {redirect_uris} with --json', async () => {
       expect(await json('redirect-uris', 'list')).to.deep.equal({ redirect_uris: [] });
@@ -56,7 +51,7 @@ for (const dialect of dialects) {
 
     it('writes the list the API serves, and set with no URI clears it', async () => {
       const key = (await json('keys', 'create', '--role', 'member')).key;
-      const server = await startGateway(env);
+      const server = await startGateway(env());
       try {
         const read = async () =>
           (await fetch(`${server.url}/v1/connect/redirect-uris`, { headers: { authorization: `Bearer ${key}` } })).json();

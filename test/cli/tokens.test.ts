@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
-import { runGateway, startGateway, type CliResult } from '../support/process.js';
+import { dialects } from '../support/databases.js';
+import { startGateway, type CliResult, useGatewayDatabase } from '../support/process.js';
 
 /**
  * The given exit code and nothing on stdout; a refused request (exit 1) and a usage error (exit 2,
@@ -16,15 +16,7 @@ function refused(result: CliResult, code: 1 | 2, pattern: RegExp): void {
 for (const dialect of dialects) {
   describe(`gateway tokens commands [${dialect}]`, function () {
     this.timeout(120000);
-    let database: TestDatabase;
-    let env: NodeJS.ProcessEnv;
-    const gw = (...args: string[]) => runGateway(args, env);
-
-    before(async () => {
-      database = await createTestDatabase(dialect);
-      env = { GATEWAY_DATA_DIR: database.dataDir, GATEWAY_DATABASE_URL: database.url };
-    });
-    after(async () => database.drop());
+    const { env, gw } = useGatewayDatabase(dialect);
 
     it('refuses to act before any organization exists', async () => {
       refused(await gw('tokens', 'list'), 1, /no organization exists yet/);
@@ -70,7 +62,7 @@ for (const dialect of dialects) {
       expect(entries.every((entry: object) => Object.keys(entry).sort().join() === 'expires_at,id,issued_by,principal')).to.equal(true);
       expect((await gw('tokens', 'list')).stdout).to.match(new RegExp(`${token.id}\\s+user:carol\\s+\\S+\\s+cli`));
 
-      const server = await startGateway(env);
+      const server = await startGateway(env());
       try {
         const me = await fetch(`${server.url}/v1/me`, { headers: { authorization: `Bearer ${token.token}` } });
         expect(me.status).to.equal(200);

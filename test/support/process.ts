@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { createTestDatabase, type Dialect, type TestDatabase } from './databases.js';
 import { fileURLToPath } from 'node:url';
 
 export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -91,4 +92,24 @@ export function startGateway(env: NodeJS.ProcessEnv, extraArgs: string[] = [], o
       reject(new Error(`gateway exited with ${code} before listening:\n${output}`));
     });
   });
+}
+
+export interface GatewayDatabase {
+  /** The environment that points a gateway process at the suite's database. */
+  env(): NodeJS.ProcessEnv;
+  database(): TestDatabase;
+  /** Runs one gateway command against the suite's database. */
+  gw(...args: string[]): Promise<CliResult>;
+}
+
+/** Registers the hooks that give a suite of process tests a fresh database of its own, dropped afterwards. */
+export function useGatewayDatabase(dialect: Dialect): GatewayDatabase {
+  let database: TestDatabase | undefined;
+  let env: NodeJS.ProcessEnv = {};
+  before(async () => {
+    database = await createTestDatabase(dialect);
+    env = { GATEWAY_DATA_DIR: database.dataDir, GATEWAY_DATABASE_URL: database.url };
+  });
+  after(async () => database?.drop());
+  return { env: () => env, database: () => database!, gw: (...args) => runGateway(args, env) };
 }
