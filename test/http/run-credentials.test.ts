@@ -135,9 +135,12 @@ eachDialect('run: credentials, connections and their errors', (h) => {
     it('answers 404 connection_not_found for an unknown id, 403 connection_forbidden for another principal', async () => {
       problem(await run(h(), 'rt-oauth.profile.get', {}, { 'svc-principal': 'user:ann', 'svc-connection': 'conn_missing' }), 404, 'connection_not_found');
       const bobs = await mailConnection(h(), 'user:bob', 'bob-token');
-      problem(await run(h(), 'rt-oauth.profile.get', {}, { 'svc-principal': 'user:ann', 'svc-connection': bobs.id }), 403, 'connection_forbidden');
+      const forbidden = problem(await run(h(), 'rt-oauth.profile.get', {}, { 'svc-principal': 'user:ann', 'svc-connection': bobs.id }), 403, 'connection_forbidden');
+      // It says the connection is not the caller's, never whose it is.
+      expect(forbidden.detail).to.equal(`connection ${bobs.id} is not yours to use; name one of your own connections or leave svc-connection out`);
       const orgPaid = await paidConnection(h(), 'user:bob', 'bob-paid');
-      problem(await run(h(), 'rt-paid.quote.get', { symbol: 'X' }, { 'svc-principal': 'user:ann', 'svc-connection': orgPaid.id }), 403, 'connection_forbidden');
+      const other = problem(await run(h(), 'rt-paid.quote.get', { symbol: 'X' }, { 'svc-principal': 'user:ann', 'svc-connection': orgPaid.id }), 403, 'connection_forbidden');
+      expect(JSON.stringify(other)).to.not.include('bob');
       expect(fakes.oauth.requests.filter((r) => r.path !== '/me')).to.have.length(0);
       await h().request({ method: 'DELETE', url: `/v1/connections/${orgPaid.id}` });
     });

@@ -101,7 +101,8 @@ async function namedConnection(ctx: Context, requested: Task): Promise<Connectio
   if (!connection) throw new GatewayError('connection_not_found', `no connection ${id} in this organization`);
   const owners = requested.kind === 'account' ? [ctx.principal] : [ctx.principal, ORGANIZATION];
   if (!owners.includes(connection.principal)) {
-    throw new GatewayError('connection_forbidden', `connection ${id} belongs to ${connection.principal}, not to ${ctx.principal}`);
+    // Whose it is stays unsaid: an error never names another end user.
+    throw new GatewayError('connection_forbidden', `connection ${id} is not yours to use; name one of your own connections or leave svc-connection out`);
   }
   if (connection.status === 'revoked') {
     const provider = ctx.gateway.catalog.providers.get(connection.provider);
