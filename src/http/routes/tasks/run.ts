@@ -9,8 +9,8 @@ import { fields, headers } from '../../fields.js';
 const providerList = () =>
   fields.text(1000).pattern(/^\s*[a-z0-9-]+(\s*,\s*[a-z0-9-]+)*\s*$/).messages({ 'string.pattern.base': '{{#label}} must be a comma list of provider slugs' });
 
-/** SPEC.md's run headers. */
-const runHeaders = headers({
+/** SPEC.md's run headers (the MCP endpoint takes them too). */
+export const runHeaders = headers({
   'svc-principal': fields.principal(),
   'svc-connection': fields.text(100),
   'svc-account': fields.text(320),
@@ -31,6 +31,37 @@ const runBody = Joi.object({ receipt_options: Joi.object({ principal: fields.pri
   .unknown(true)
   .allow(null);
 
+/**
+ * The RunRequest of a run, the same for REST and MCP: the task, its input, the receipt options' principal
+ * and the run headers, read by lower-case name (already checked against runHeaders).
+ */
+export function runRequest(
+  taskId: string,
+  input: Record<string, unknown>,
+  header: (name: string) => string | undefined,
+  receiptPrincipal?: string,
+): RunRequest {
+  const zeroRetention = header('svc-zero-retention');
+  return {
+    taskId,
+    input,
+    principal: header('svc-principal'),
+    receiptPrincipal,
+    connectionId: header('svc-connection'),
+    account: header('svc-account'),
+    credential: header('svc-credential'),
+    maxCost: header('svc-max-cost'),
+    fallback: header('svc-fallback') as RunRequest['fallback'],
+    tag: header('svc-tag'),
+    order: header('svc-order'),
+    only: header('svc-only'),
+    sort: header('svc-sort') as RunRequest['sort'],
+    zeroRetention: zeroRetention === undefined ? undefined : zeroRetention === 'true',
+    version: header('svc-version'),
+    idempotencyKey: header('idempotency-key'),
+  };
+}
+
 export const runTaskRoute = (gateway: Gateway): ServerRoute => ({
   method: 'POST',
   path: '/v1/tasks/{id}/run',
@@ -39,27 +70,9 @@ export const runTaskRoute = (gateway: Gateway): ServerRoute => ({
     validate: { params: Joi.object({ id: fields.pathId().required() }), headers: runHeaders, payload: runBody },
   },
   async handler(request, h) {
-    const header = (name: string) => request.headers[name] as string | undefined;
     const { receipt_options: receiptOptions, ...input } = (request.payload ?? {}) as Record<string, unknown>;
-    const zeroRetention = header('svc-zero-retention');
-    const run: RunRequest = {
-      taskId: request.params.id as string,
-      input,
-      principal: header('svc-principal'),
-      receiptPrincipal: (receiptOptions as { principal?: string } | undefined)?.principal,
-      connectionId: header('svc-connection'),
-      account: header('svc-account'),
-      credential: header('svc-credential'),
-      maxCost: header('svc-max-cost'),
-      fallback: header('svc-fallback') as RunRequest['fallback'],
-      tag: header('svc-tag'),
-      order: header('svc-order'),
-      only: header('svc-only'),
-      sort: header('svc-sort') as RunRequest['sort'],
-      zeroRetention: zeroRetention === undefined ? undefined : zeroRetention === 'true',
-      version: header('svc-version'),
-      idempotencyKey: header('idempotency-key'),
-    };
+    const header = (name: string) => request.headers[name] as string | undefined;
+    const run = runRequest(request.params.id as string, input, header, (receiptOptions as { principal?: string } | undefined)?.principal);
     const answer = await runTask(gateway, callerOf(request), run);
     const response = h.response(answer.run);
     for (const [name, value] of Object.entries(answer.headers)) response.header(name, value);
