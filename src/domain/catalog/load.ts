@@ -139,18 +139,13 @@ class CatalogBuilder {
 
   /** Rules that need the merged catalog: every task against its provider, its handler and its own schema. */
   crossCheck(): void {
-    const firstOfCapability = new Map<string, Declared<Task>>();
-    for (const declared of this.tasks.values()) {
-      const { value: task, where } = declared;
+    for (const { value: task, where } of this.tasks.values()) {
       const provider = this.providers.get(task.provider)?.value;
       if (!provider) this.problem(`${where}.provider`, `provider ${task.provider} is not declared`);
       if (!task.id.startsWith(`${task.provider}.`)) this.problem(`${where}.id`, `must start with its provider: ${task.provider}.`);
       if (task.kind === 'utility') this.checkUtility(task, where);
       else this.checkUpstream(task, where, provider);
-      if (!this.checkInput(task, where)) continue;
-      const first = firstOfCapability.get(task.capability);
-      if (!first) firstOfCapability.set(task.capability, declared);
-      else this.checkSameRequired(task, where, first.value);
+      this.checkInput(task, where);
     }
   }
 
@@ -174,14 +169,14 @@ class CatalogBuilder {
   }
 
   /** Compiles the input schema and checks every template field is an input field. */
-  private checkInput(task: Task, where: string): boolean {
+  private checkInput(task: Task, where: string): void {
     try {
       attachValidator(task, compileInputSchema(task.input));
     } catch (err) {
       this.problem(`${where}.input`, `is not a valid JSON Schema: ${(err as Error).message.split('\n')[0]}`);
-      return false;
+      return;
     }
-    if (!task.request) return true;
+    if (!task.request) return;
     const properties = (task.input.properties ?? {}) as Record<string, JsonSchema>;
     const required = new Set((task.input.required ?? []) as string[]);
     const known = (field: string, at: string) => {
@@ -195,19 +190,6 @@ class CatalogBuilder {
     }
     for (const [name, template] of Object.entries(task.request.query ?? {})) placeholdersOf(template).forEach((field) => known(field, `request.query.${name}`));
     for (const field of templateFields(task.request.body)) known(field, 'request.body');
-    return true;
-  }
-
-  /** Tasks sharing a capability are interchangeable routes, so one input must suit them all. */
-  private checkSameRequired(task: Task, where: string, first: Task): void {
-    const mine = [...((task.input.required ?? []) as string[])].sort();
-    const theirs = [...((first.input.required ?? []) as string[])].sort();
-    if (mine.join(',') !== theirs.join(',')) {
-      this.problem(
-        `${where}.input.required`,
-        `must be [${theirs.join(', ')}] like ${first.id}: tasks sharing capability ${task.capability} are interchangeable routes`,
-      );
-    }
   }
 
   applyConfigOverrides(overrides: Config['providers']): void {
