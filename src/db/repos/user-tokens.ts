@@ -27,6 +27,15 @@ export async function revokeUserTokenRow(db: Database, organizationId: string, i
   return count > 0;
 }
 
+/** Whether a token of the organization is still usable: neither revoked nor expired. */
+export async function isLiveToken(db: Database, organizationId: string, id: string, now: number): Promise<boolean> {
+  const rows = await db.select(
+    'SELECT 1 FROM user_tokens WHERE organization_id = $1 AND id = $2 AND revoked_at IS NULL AND expires_at > $3',
+    [organizationId, id, now],
+  );
+  return rows.length > 0;
+}
+
 export type TokenWithOrganization = Pick<UserTokenRow, 'id' | 'principal' | 'expires_at' | 'issued_by' | 'token_hash'> & {
   organization: Pick<OrganizationRow, 'id' | 'name' | 'status' | 'trusted_origins'>;
 };

@@ -1,5 +1,7 @@
 import { pageConnections } from '../../db/repos/connections.js';
 import { findOrganizationById } from '../../db/repos/organizations.js';
+import { isLiveToken } from '../../db/repos/user-tokens.js';
+import type { Caller } from '../callers.js';
 import { revokeConnection } from '../connections/connections.js';
 import { presentConnection, type Connection } from '../connections/present.js';
 import { GatewayError } from '../errors.js';
@@ -9,8 +11,10 @@ import { isoTime } from '../time.js';
 
 /**
  * The connections page link is `/v1/hosted/connections/<payload>.<signature>`: the payload names the
- * organization, one principal and the expiry; the HMAC (gateway.keyring.sign) makes any change to it
- * detectable, so nothing about the link is stored.
+ * organization, one principal, the expiry and, when a principal-bound token asked for the page, that
+ * token; the HMAC (gateway.keyring.sign) makes any change to it detectable, so nothing about the link
+ * is stored. A token's page lives no longer than the token: it expires with it at the latest, and
+ * every use checks that the token is still live (not revoked, not expired).
  */
 
 export interface ConnectionsPageCreated {
@@ -24,14 +28,27 @@ export interface ConnectionsPageGrant {
   expiresAt: number;
 }
 
+interface LinkClaims {
+  o: string;
+  p: string;
+  e: number;
+  /** The principal-bound token that asked for the page; absent for an organization key's page. */
+  t?: string;
+}
+
 const LINK_PURPOSE = 'connections-page:v1:';
 const FORM_PURPOSE = 'connections-page-form:v1:';
 
-export function createConnectionsPage(gateway: Gateway, organizationId: string, principal: string, now = Date.now()): ConnectionsPageCreated {
-  const expiresAt = now + gateway.config.connections_page.ttl_s * 1000;
-  const payload = Buffer.from(JSON.stringify({ o: organizationId, p: principal, e: expiresAt }), 'utf8').toString('base64url');
+/** A page link for `principal`; asked for by a principal-bound token, it is bound to that token's life. */
+export function createConnectionsPage(gateway: Gateway, caller: Caller, principal: string, now = Date.now()): ConnectionsPageCreated {
+  const ttlEnd = now + gateway.config.connections_page.ttl_s * 1000;
+  const claims: LinkClaims =
+    caller.kind === 'user_token'
+      ? { o: caller.organization.id, p: principal, e: Math.min(ttlEnd, caller.expiresAt!), t: caller.credentialId }
+      : { o: caller.organization.id, p: principal, e: ttlEnd };
+  const payload = Buffer.from(JSON.stringify(claims), 'utf8').toString('base64url');
   const token = `${payload}.${gateway.keyring.sign(LINK_PURPOSE + payload)}`;
-  return { url: `${gateway.config.server.public_url}/v1/hosted/connections/${token}`, expires_at: isoTime(expiresAt) };
+  return { url: `${gateway.config.server.public_url}/v1/hosted/connections/${token}`, expires_at: isoTime(claims.e) };
 }
 
 const invalidLink = () =>
@@ -40,12 +57,16 @@ const invalidLink = () =>
     'This page link is not valid or has expired. Ask the app that sent you here for a new link to review your connections.',
   );
 
-/** The organization and principal a page link shows; a tampered, malformed or expired link is invalid_token. */
-export function openConnectionsPage(gateway: Gateway, token: string, now = Date.now()): ConnectionsPageGrant {
+/**
+ * The organization and principal a page link shows; a tampered, malformed or expired link, or one whose
+ * token has been revoked or has expired, is invalid_token.
+ */
+export async function openConnectionsPage(gateway: Gateway, token: string, now = Date.now()): Promise<ConnectionsPageGrant> {
   const [payload, signature, extra] = token.split('.');
   if (!payload || !signature || extra !== undefined || !gateway.keyring.verify(LINK_PURPOSE + payload, signature)) throw invalidLink();
-  const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { o: string; p: string; e: number };
+  const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as LinkClaims;
   if (!(claims.e > now)) throw invalidLink();
+  if (claims.t !== undefined && !(await isLiveToken(gateway.db, claims.o, claims.t, now))) throw invalidLink();
   return { organizationId: claims.o, principal: claims.p, expiresAt: claims.e };
 }
 

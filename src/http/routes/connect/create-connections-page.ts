@@ -16,6 +16,6 @@ export const createConnectionsPageRoute = (gateway: Gateway): ServerRoute => ({
   handler(request, h) {
     const caller = callerOf(request);
     const principal = actingPrincipal(caller, (request.payload as { principal: string }).principal);
-    return h.response(createConnectionsPage(gateway, caller.organization.id, principal)).code(201);
+    return h.response(createConnectionsPage(gateway, caller, principal)).code(201);
   },
 });

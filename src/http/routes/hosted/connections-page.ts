@@ -24,7 +24,7 @@ export const showConnectionsPage = (gateway: Gateway): ServerRoute => ({
   options: { ...hostedRoute, validate: { params, query: Joi.object({ revoked: fields.pathId() }) } },
   async handler(request, h) {
     const token = request.params.token as string;
-    const grant = openConnectionsPage(gateway, token);
+    const grant = await openConnectionsPage(gateway, token);
     const data = await connectionsPageData(gateway, grant);
     const browser = browserValue(request.state[PAGE_COOKIE]);
     const revokedId = request.query.revoked as string | undefined;
@@ -55,7 +55,7 @@ export const revokeOnConnectionsPage = (gateway: Gateway): ServerRoute => ({
   },
   async handler(request, h) {
     const token = request.params.token as string;
-    const grant = openConnectionsPage(gateway, token);
+    const grant = await openConnectionsPage(gateway, token);
     checkFormOrigin(gateway, request);
     const form = request.payload as { csrf?: string; connection_id: string };
     checkConnectionsPageForm(gateway, token, sentBrowserValue(request.state[PAGE_COOKIE]), form.csrf);
