@@ -124,12 +124,13 @@ export function buildTaskRequest(
       template.body !== undefined
         ? renderTemplate(template.body, input)
         : Object.fromEntries(Object.entries(input).filter(([field]) => !pathFields.has(field)));
+    // A Content-Type the task declares (Slack's "application/json; charset=utf-8") is sent as declared.
     if (template.body_encoding === 'form') {
       upstream.body = formEncode(body);
-      headers['content-type'] = 'application/x-www-form-urlencoded';
+      headers['content-type'] ??= 'application/x-www-form-urlencoded';
     } else {
       upstream.body = JSON.stringify(body ?? null);
-      headers['content-type'] = 'application/json';
+      headers['content-type'] ??= 'application/json';
     }
   }
   return upstream;

@@ -140,7 +140,7 @@ eachDialect(
             const expected = documented(contract, task.request);
             standIn.arm(contract.provider, expected, { status: task.status ?? 200, body: task.response });
             const res = await run(contract, id, task.input);
-            expect(standIn.arrived, `what ${contract.provider} received`).to.deep.equal([expected]);
+            expect(standIn.arrived, `what ${contract.provider} received (run answered ${res.statusCode} ${res.payload.slice(0, 300)})`).to.deep.equal([expected]);
             expect(res.statusCode, res.payload).to.equal(200);
             expect(res.json.output).to.deep.equal(task.response ?? null);
           });
