@@ -143,6 +143,8 @@ eachDialect(
             expect(standIn.arrived, `what ${contract.provider} received (run answered ${res.statusCode} ${res.payload.slice(0, 300)})`).to.deep.equal([expected]);
             expect(res.statusCode, res.payload).to.equal(200);
             expect(res.json.output).to.deep.equal(task.response ?? null);
+            const anonymous = builtin.providers.get(contract.provider)!.auth.type === 'none';
+            expect(res.json.receipt.identity).to.equal(anonymous ? 'anonymous' : 'credential');
           });
         }
       });
