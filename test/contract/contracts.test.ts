@@ -92,7 +92,7 @@ describe('contracts: coverage of the built-in catalog', () => {
     for (const [id, provider] of covered) expect(builtin.tasks.get(id)?.provider, id).to.equal(provider);
   });
 
-  it("declares each provider on the documented host and base path, with the documented probe", () => {
+  it('declares each provider on the documented host and base path, with the documented probe', () => {
     for (const contract of contracts.filter((c) => c.base_url)) {
       expect(builtin.providers.get(contract.provider)?.base_url, contract.provider).to.equal(contract.base_url);
     }
@@ -128,9 +128,7 @@ eachDialect(
             });
             expect(standIn.arrived).to.deep.equal([documented(contract, probe.request)]);
             expect(res.statusCode, res.payload).to.equal(200);
-            expect(res.json.account_id).to.equal(probe.account_id);
-            if (probe.account_name !== null) expect(res.json.label).to.equal(probe.account_name);
-            expect((await h().request({ method: 'DELETE', url: `/v1/connections/${res.json.id}` })).statusCode).to.be.oneOf([200, 204]);
+            expect(res.json).to.include({ provider: contract.provider, account_id: probe.account_id, label: probe.account_name });
           });
         }
 
