@@ -7,7 +7,7 @@ export interface Config {
   data_dir: string;
   catalog: { files: string[] };
   limits: { max_body_bytes: number };
-  rate_limits: Record<RateLimitClass, number>;
+  rate_limits: Record<RateLimitClass, number> & { per_principal: { run: number } };
   webhooks: {
     allow_private_targets: boolean;
     max_per_org: number;
@@ -46,7 +46,10 @@ export const configSchema = Joi.object<Config>({
   data_dir: Joi.string().default('data'),
   catalog: Joi.object({ files: Joi.array().items(Joi.string()).default([]) }).default(),
   limits: Joi.object({ max_body_bytes: Joi.number().integer().min(1024).max(100 * 1024 * 1024).default(1048576) }).default(),
-  rate_limits: Joi.object(Object.fromEntries(rateLimitClasses.map((name) => [name, perMinute.default(600)]))).default(),
+  rate_limits: Joi.object({
+    ...Object.fromEntries(rateLimitClasses.map((name) => [name, perMinute.default(600)])),
+    per_principal: Joi.object({ run: perMinute.default(120) }).default(),
+  }).default(),
   webhooks: Joi.object({
     allow_private_targets: Joi.boolean().default(false),
     max_per_org: Joi.number().integer().min(1).max(1000).default(10),

@@ -3,45 +3,93 @@ import { countHits, deleteWindowsBefore } from '../db/repos/rate-limits.js';
 import type { Caller } from './callers.js';
 import { GatewayError } from './errors.js';
 import type { Gateway } from './gateway.js';
+import { isUserPrincipal } from './principals.js';
 
 const WINDOW_MS = 60_000;
 
+/** Where a request stands against the budget with the least left; `policy` names it. */
 export interface RateLimitState {
+  policy: string;
   limit: number;
   remaining: number;
   resetSeconds: number;
+  /** Every budget the request counted against, for RateLimit-Policy. */
+  policies: Array<{ policy: string; limit: number }>;
+}
+
+/** One per-minute budget: a counter shared by every instance (the bucket), its allowance and the policy name it is reported under. */
+interface Budget {
+  policy: string;
+  bucket: string;
+  limit: number;
 }
 
 /** IETF RateLimit-Policy / RateLimit header fields (draft-ietf-httpapi-ratelimit-headers). */
-export function rateLimitHeaders(name: RateLimitClass, state: RateLimitState): Record<string, string> {
+export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
+  const window = WINDOW_MS / 1000;
   return {
-    'RateLimit-Policy': `"${name}";q=${state.limit};w=${WINDOW_MS / 1000}`,
-    RateLimit: `"${name}";r=${state.remaining};t=${state.resetSeconds}`,
+    'RateLimit-Policy': state.policies.map(({ policy, limit }) => `"${policy}";q=${limit};w=${window}`).join(', '),
+    RateLimit: `"${state.policy}";r=${state.remaining};t=${state.resetSeconds}`,
   };
+}
+
+/** The organization's and the calling key's or token's budget of a class (config rate_limits.<class>). */
+function callerBudgets(gateway: Gateway, name: RateLimitClass, caller: Caller): Budget[] {
+  const limit = gateway.config.rate_limits[name];
+  return [
+    { policy: name, bucket: `${name}:org:${caller.organization.id}`, limit },
+    { policy: name, bucket: `${name}:cred:${caller.credentialId}`, limit },
+  ];
+}
+
+/**
+ * Counts one request against every budget given, in one statement. Over any of them: 429 rate_limited
+ * with Retry-After and the RateLimit headers of the budget that ran out.
+ */
+async function consume(gateway: Gateway, budgets: Budget[], now: number): Promise<RateLimitState> {
+  const windowStart = now - (now % WINDOW_MS);
+  const window = Math.floor(windowStart / WINDOW_MS);
+  const hits = await countHits(gateway.db, budgets.map((budget) => `${budget.bucket}:${window}`), windowStart);
+  if (window % 10 === 0 && hits[0] === 1) await deleteWindowsBefore(gateway.db, windowStart - WINDOW_MS);
+  const resetSeconds = Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000));
+  let tightest = 0;
+  budgets.forEach((budget, i) => {
+    if (budget.limit - hits[i] < budgets[tightest].limit - hits[tightest]) tightest = i;
+  });
+  const { policy, limit } = budgets[tightest];
+  const policies = [...new Map(budgets.map((budget) => [budget.policy, { policy: budget.policy, limit: budget.limit }])).values()];
+  const state = { policy, limit, remaining: Math.max(0, limit - hits[tightest]), resetSeconds, policies };
+  if (hits[tightest] > limit) {
+    throw new GatewayError('rate_limited', `more than ${limit} ${policy} requests a minute; retry in ${resetSeconds} s`, {}, {
+      'Retry-After': String(resetSeconds),
+      ...rateLimitHeaders(state),
+    });
+  }
+  return state;
 }
 
 /**
  * Counts one request of a class against both the organization's and the calling key's or token's
  * per-minute budget (config rate_limits.<class>). Counters live in the database so every instance
- * shares them. Over budget: 429 rate_limited with Retry-After and the RateLimit headers.
+ * shares them.
  */
-export async function consumeRateLimit(gateway: Gateway, name: RateLimitClass, caller: Caller, now = Date.now()): Promise<RateLimitState> {
-  const limit = gateway.config.rate_limits[name];
-  const windowStart = now - (now % WINDOW_MS);
-  const window = Math.floor(windowStart / WINDOW_MS);
-  const [orgHits, credentialHits] = await countHits(
-    gateway.db,
-    [`${name}:org:${caller.organization.id}:${window}`, `${name}:cred:${caller.credentialId}:${window}`],
-    windowStart,
-  );
-  if (window % 10 === 0 && orgHits === 1) await deleteWindowsBefore(gateway.db, windowStart - WINDOW_MS);
-  const resetSeconds = Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000));
-  const state = { limit, remaining: Math.max(0, limit - Math.max(orgHits, credentialHits)), resetSeconds };
-  if (Math.max(orgHits, credentialHits) > limit) {
-    throw new GatewayError('rate_limited', `more than ${limit} ${name} requests a minute; retry in ${resetSeconds} s`, {}, {
-      'Retry-After': String(resetSeconds),
-      ...rateLimitHeaders(name, state),
+export function consumeRateLimit(gateway: Gateway, name: RateLimitClass, caller: Caller, now = Date.now()): Promise<RateLimitState> {
+  return consume(gateway, callerBudgets(gateway, name, caller), now);
+}
+
+/**
+ * The whole budget of one run, whatever it will answer: the organization's and the key's or token's
+ * `run` budget, and for a user principal (`user:<id>`) its own budget across every key and token of the
+ * organization (rate_limits.per_principal.run), so one end user cannot use up the organization's runs.
+ */
+export function consumeRunLimits(gateway: Gateway, caller: Caller, principal?: string, now = Date.now()): Promise<RateLimitState> {
+  const budgets = callerBudgets(gateway, 'run', caller);
+  if (principal !== undefined && isUserPrincipal(principal)) {
+    budgets.push({
+      policy: 'run-principal',
+      bucket: `run:principal:${caller.organization.id}:${principal}`,
+      limit: gateway.config.rate_limits.per_principal.run,
     });
   }
-  return state;
+  return consume(gateway, budgets, now);
 }

@@ -62,7 +62,7 @@ export const failAction: Lifecycle.Method = (_request, _h, err) => {
 /** Hosted pages answer errors in HTML; they register a renderer for their routes. */
 export type ErrorRenderer = (request: Request, h: ResponseToolkit, error: GatewayError) => Lifecycle.ReturnValue;
 
-const HOSTED_PREFIX = '/v1/hosted/';
+export const HOSTED_PREFIX = '/v1/hosted/';
 
 /** The single place every error leaves the service: problem+json, no stack, no SQL, no secret. */
 export function registerErrorHandling(server: Server, publicUrl: string, renderHosted?: ErrorRenderer): void {

@@ -6,6 +6,7 @@ import { GatewayError, invalidInput } from '../domain/errors.js';
 import { registerAuth } from './auth.js';
 import { CATALOG_VERSION_HEADER, registerCatalogVersion } from './catalog-version.js';
 import { failAction, problemBody, registerErrorHandling } from './errors.js';
+import { registerRateLimits } from './rate-limits.js';
 import { routePlugins } from './routes/index.js';
 import { renderHostedError } from './routes/hosted/respond.js';
 
@@ -88,6 +89,7 @@ export async function createServer(gateway: Gateway, options: ServerOptions = {}
   server.validator(Joi);
   registerAuth(server, gateway);
   registerErrorHandling(server, config.server.public_url, renderHostedError);
+  registerRateLimits(server, gateway);
   registerCatalogVersion(server, gateway.catalog.version);
   answerClientErrors(server, config.server.public_url, gateway.catalog.version);
   rejectMalformedQueries(server);

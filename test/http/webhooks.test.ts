@@ -171,7 +171,7 @@ eachDialect('webhook routes', (h) => {
     const body = problem(await register(h(), 'https://localhost:8443/hook'), 422, 'webhook_target_refused');
     expect(body.detail).to.match(/localhost resolves to (127\.0\.0\.1|::1), a loopback address/);
   });
-}, { config: { webhooks: { max_per_org: 1000 } } });
+}, { config: { webhooks: { max_per_org: 1000 }, rate_limits: { webhooks: 10_000 } } });
 
 eachDialect('webhook routes with private targets allowed (development switch)', (h) => {
   for (const url of ['http://127.0.0.1:9/hook', 'http://localhost:9/hook', 'http://10.0.0.1/hook', 'https://[::1]:9/hook']) {
@@ -185,7 +185,7 @@ eachDialect('webhook routes with private targets allowed (development switch)', 
       problem(await register(h(), url), 422, 'webhook_target_refused');
     });
   }
-}, { config: { webhooks: { allow_private_targets: true, max_per_org: 1000 } } });
+}, { config: { webhooks: { allow_private_targets: true, max_per_org: 1000 }, rate_limits: { webhooks: 10_000 } } });
 
 eachDialect('webhook cap per organization', (h) => {
   it('answers 409 webhook_limit_reached past webhooks.max_per_org, and accepts again after a delete', async () => {

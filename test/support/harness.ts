@@ -6,6 +6,7 @@ import { bootstrapIfEmpty } from '../../src/domain/bootstrap.js';
 import { openGateway, type Gateway } from '../../src/domain/gateway.js';
 import { createServer } from '../../src/http/server.js';
 import type { Role } from '../../src/db/models/index.js';
+import { checkAgainstDocument } from './api-document.js';
 import { createTestDatabase, dialects, type Dialect, type TestDatabase } from './databases.js';
 
 export interface Harness {
@@ -15,7 +16,10 @@ export interface Harness {
   database: TestDatabase;
   organizationId: string;
   ownerKey: string;
-  /** server.inject with the owner key unless `headers.authorization` is given (null sends none). */
+  /**
+   * server.inject with the owner key unless `headers.authorization` is given (null sends none). Every
+   * answer is checked against the server's API document (/v1/openapi.json) for its route and status.
+   */
   request(options: Omit<ServerInjectOptions, 'headers'> & { headers?: Record<string, string | null> }): Promise<InjectResult>;
   keyWithRole(role: Role): Promise<string>;
   close(): Promise<void>;
@@ -69,7 +73,9 @@ export async function createHarness(dialect: Dialect, options: HarnessOptions = 
       } catch {
         json = undefined;
       }
-      return { statusCode: response.statusCode, headers: response.headers, payload: response.payload, json };
+      const result = { statusCode: response.statusCode, headers: response.headers, payload: response.payload, json };
+      checkAgainstDocument(server, rest.method ?? 'GET', rest.url, result);
+      return result;
     },
     async keyWithRole(role) {
       return (await createApiKey(gateway.db, harness.organizationId, role)).key;

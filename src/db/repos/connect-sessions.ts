@@ -111,3 +111,21 @@ export async function completeConnectSession(db: Database, id: string, connectio
   );
   return changed === 1;
 }
+
+/** A principal's pending sessions to a provider without a redirect_uri that are open until at least `openUntil`, newest first. */
+export function openConnectSessionsFor(db: Database, organizationId: string, principal: string, provider: string, openUntil: number): Promise<ConnectSessionRow[]> {
+  return db.select<ConnectSessionRow>(
+    `SELECT * FROM connect_sessions
+      WHERE organization_id = $1 AND principal = $2 AND provider = $3 AND status = 'pending' AND redirect_uri IS NULL AND expires_at >= $4
+      ORDER BY id DESC`,
+    [organizationId, principal, provider, openUntil],
+  );
+}
+
+/** Deletes sessions completed, or expired while pending, before `endedBefore`; returns how many. */
+export function deleteConnectSessionsEndedBefore(db: Database, endedBefore: number): Promise<number> {
+  return db.execute(
+    `DELETE FROM connect_sessions WHERE (status = 'completed' AND updated_at < $1) OR (status = 'pending' AND expires_at < $1)`,
+    [endedBefore],
+  );
+}

@@ -23,7 +23,6 @@ import { newId } from '../ids.js';
 import { decodeCursor, toPage } from '../paging.js';
 import { actingPrincipal, listPrincipal } from '../principals.js';
 import { recordPrincipalUse } from '../principal-directory.js';
-import { consumeRateLimit } from '../rate-limits.js';
 import { emitConnectionEvent, type ConnectionEvent } from '../webhooks/events.js';
 import { sealCredential, secretOf, type StoredCredential } from './credentials.js';
 import { presentConnection, presentConnectionDetail, type Connection, type ConnectionDetail } from './present.js';
@@ -93,7 +92,6 @@ export async function createConnection(gateway: Gateway, caller: Caller, body: N
   const provider = provided(gateway, body.provider);
   const principal = actingPrincipal(caller, body.principal);
   const credential = storedCredential(provider.auth.type as 'api_key' | 'oauth2', body.credential);
-  await consumeRateLimit(gateway, 'connections', caller, now);
   const account = await probeCredential(provider, secretOf(credential), gateway.config.upstream.timeout_ms);
   const scopes = credential.type === 'oauth2' ? credential.scopes ?? (provider.auth.type === 'oauth2' ? provider.auth.scopes : []) : [];
   return saveConsentedConnection(gateway, {

@@ -1,7 +1,7 @@
 import { findConnectionById, replaceConnectionCredential, type ConnectionRow } from '../../db/repos/connections.js';
 import { isOAuth2, OAuthRefused, refreshTokens, revokeToken, type OAuth2Auth } from '../../providers/oauth2.js';
 import type { Provider } from '../catalog/types.js';
-import { catalogScopes, createConnectSession } from '../consent/sessions.js';
+import { runConnectLink } from '../consent/sessions.js';
 import { GatewayError } from '../errors.js';
 import type { Gateway } from '../gateway.js';
 import { resolveOAuthClient } from '../oauth-apps.js';
@@ -18,21 +18,12 @@ function needsRefresh(credential: OAuthCredential, now: number): boolean {
 }
 
 /**
- * A fresh connect link for the connection's principal, provider and (catalog-known) scopes, to put in
+ * A connect link for the connection's principal, provider and (catalog-known) scopes, to put in
  * connection_invalid as `reconnect_url`; undefined when no link can be made (e.g. no OAuth app any more).
  */
 export async function reconnectUrl(gateway: Gateway, row: ConnectionRow): Promise<string | undefined> {
   const provider = gateway.catalog.providers.get(row.provider);
-  if (!provider || !isOAuth2(provider)) return undefined;
-  const known = catalogScopes(gateway, provider);
-  const scopes = (JSON.parse(row.scopes) as string[]).filter((scope) => known.has(scope));
-  try {
-    const session = await createConnectSession(gateway, row.organization_id, { provider: row.provider, principal: row.principal, scopes });
-    return session.url;
-  } catch (err) {
-    if (err instanceof GatewayError) return undefined;
-    throw err;
-  }
+  return provider ? runConnectLink(gateway, row.organization_id, row.principal, provider, JSON.parse(row.scopes) as string[]) : undefined;
 }
 
 async function refused(gateway: Gateway, provider: Provider, row: ConnectionRow): Promise<GatewayError> {

@@ -1,6 +1,8 @@
 import {
+  deleteConnectSessionsEndedBefore,
   findConnectSession,
   insertConnectSession,
+  openConnectSessionsFor,
   pageConnectSessions,
   type ConnectSessionRow,
   type ConnectSessionStatusFilter,
@@ -97,43 +99,129 @@ function checkScopes(gateway: Gateway, provider: Provider & { auth: OAuth2Auth }
 }
 
 /**
- * Creates a pending connect session and its single-use link. The OAuth client is resolved now so a
- * missing app is 409 oauth_app_required here rather than on the end user's screen. Only the hash of
- * the link's secret is stored.
+ * The provider and the scopes a new session asks for, its redirect_uri checked. The OAuth client is
+ * resolved now so a missing app is 409 oauth_app_required here rather than on the end user's screen.
  */
-export async function createConnectSession(
-  gateway: Gateway,
-  organizationId: string,
-  request: NewConnectSession,
-  now = Date.now(),
-): Promise<ConnectSessionCreated> {
+async function sessionScopes(gateway: Gateway, organizationId: string, request: NewConnectSession) {
   const provider = oauthProvider(gateway, request.provider);
   const requested = request.scopes ?? [];
   checkScopes(gateway, provider, requested);
   if (request.redirect_uri !== undefined) await checkRedirectUri(gateway, organizationId, request.redirect_uri);
   const client = await resolveOAuthClient(gateway, organizationId, provider.slug);
   // The organization app's scopes (else the provider's defaults) are always asked: the account probe relies on them.
-  const scopes = [...new Set([...(client.scopes.length ? client.scopes : provider.auth.scopes), ...requested])];
-  const secret = newSecret(CONNECT_LINK_PREFIX);
-  const id = newId('cs', now);
+  return { provider, scopes: [...new Set([...(client.scopes.length ? client.scopes : provider.auth.scopes), ...requested])] };
+}
+
+function linkUrl(gateway: Gateway, secret: string): string {
+  return `${gateway.config.server.public_url}/v1/hosted/connect/${secret}`;
+}
+
+/**
+ * The secret of a link handed out in a run's error, derived from the session id with the service's
+ * signing key: the link can be given again while only its hash is stored.
+ */
+function derivedLinkSecret(gateway: Gateway, sessionId: string): string {
+  return `${CONNECT_LINK_PREFIX}${gateway.keyring.sign(`connect-link:${sessionId}`)}`;
+}
+
+async function insertSession(
+  gateway: Gateway,
+  organizationId: string,
+  fields: { id: string; principal: string; provider: string; scopes: string[]; redirect_uri: string | null; secret: string },
+  now: number,
+): Promise<ConnectSessionCreated> {
   const expiresAt = now + gateway.config.connect.session_ttl_s * 1000;
-  await recordPrincipalUse(gateway.db, organizationId, request.principal, now);
+  await recordPrincipalUse(gateway.db, organizationId, fields.principal, now);
   await insertConnectSession(gateway.db, {
-    id,
+    id: fields.id,
     organization_id: organizationId,
-    principal: request.principal,
-    provider: provider.slug,
-    scopes: JSON.stringify(scopes),
-    redirect_uri: request.redirect_uri ?? null,
-    secret_hash: hashSecret(secret),
+    principal: fields.principal,
+    provider: fields.provider,
+    scopes: JSON.stringify(fields.scopes),
+    redirect_uri: fields.redirect_uri,
+    secret_hash: hashSecret(fields.secret),
     expires_at: expiresAt,
     created_at: now,
   });
-  return {
-    session_id: id,
-    url: `${gateway.config.server.public_url}/v1/hosted/connect/${secret}`,
-    expires_at: isoTime(expiresAt),
-  };
+  return { session_id: fields.id, url: linkUrl(gateway, fields.secret), expires_at: isoTime(expiresAt) };
+}
+
+/** Creates a pending connect session and its single-use link (POST /v1/connect/sessions). Only the hash of the link's secret is stored. */
+export async function createConnectSession(
+  gateway: Gateway,
+  organizationId: string,
+  request: NewConnectSession,
+  now = Date.now(),
+): Promise<ConnectSessionCreated> {
+  const { provider, scopes } = await sessionScopes(gateway, organizationId, request);
+  const id = newId('cs', now);
+  return insertSession(
+    gateway,
+    organizationId,
+    { id, principal: request.principal, provider: provider.slug, scopes, redirect_uri: request.redirect_uri ?? null, secret: newSecret(CONNECT_LINK_PREFIX) },
+    now,
+  );
+}
+
+function sameScopes(stored: string, wanted: string[]): boolean {
+  const held = JSON.parse(stored) as string[];
+  return held.length === wanted.length && wanted.every((scope) => held.includes(scope));
+}
+
+/**
+ * The principal's open session for the same provider and scopes while it has at least half its lifetime
+ * left, else a new one, so repeated failing runs do not make a session each.
+ */
+async function reusableSession(gateway: Gateway, organizationId: string, request: NewConnectSession, now: number): Promise<ConnectSessionCreated> {
+  const { provider, scopes } = await sessionScopes(gateway, organizationId, request);
+  const halfLife = (gateway.config.connect.session_ttl_s * 1000) / 2;
+  const open = await openConnectSessionsFor(gateway.db, organizationId, request.principal, provider.slug, now + halfLife);
+  for (const session of open) {
+    const secret = derivedLinkSecret(gateway, session.id);
+    // Sessions made by POST /v1/connect/sessions have random secrets and are never handed out again.
+    if (sameScopes(session.scopes, scopes) && session.secret_hash === hashSecret(secret)) {
+      return { session_id: session.id, url: linkUrl(gateway, secret), expires_at: isoTime(session.expires_at) };
+    }
+  }
+  const id = newId('cs', now);
+  return insertSession(
+    gateway,
+    organizationId,
+    { id, principal: request.principal, provider: provider.slug, scopes, redirect_uri: null, secret: derivedLinkSecret(gateway, id) },
+    now,
+  );
+}
+
+/**
+ * The connect link a run's error hands out (grant_required, scope_required, connection_invalid) for the
+ * principal, provider and the scopes the catalog knows; undefined when none can be made (not an OAuth2
+ * provider, no OAuth app).
+ */
+export async function runConnectLink(
+  gateway: Gateway,
+  organizationId: string,
+  principal: string,
+  provider: Provider,
+  scopes: string[],
+  now = Date.now(),
+): Promise<string | undefined> {
+  if (!isOAuth2(provider)) return undefined;
+  const known = catalogScopes(gateway, provider);
+  try {
+    const wanted = [...new Set(scopes)].filter((scope) => known.has(scope));
+    return (await reusableSession(gateway, organizationId, { provider: provider.slug, principal, scopes: wanted }, now)).url;
+  } catch (err) {
+    if (err instanceof GatewayError) return undefined;
+    throw err;
+  }
+}
+
+/** Connect sessions kept after they ended (completed or expired), for the record: 7 days. */
+export const ENDED_SESSION_RETENTION_MS = 7 * 86_400_000;
+
+/** Deletes the sessions that completed or expired more than 7 days ago; returns how many. */
+export function deleteEndedConnectSessions(gateway: Gateway, now = Date.now()): Promise<number> {
+  return deleteConnectSessionsEndedBefore(gateway.db, now - ENDED_SESSION_RETENTION_MS);
 }
 
 /** One session of the organization; `principal` set limits it to that principal's (tokens see only their own). */

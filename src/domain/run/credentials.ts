@@ -1,7 +1,6 @@
-import { isOAuth2 } from '../../providers/oauth2.js';
 import { findConnection, liveConnections, type ConnectionRow } from '../../db/repos/connections.js';
 import type { Provider, Task } from '../catalog/types.js';
-import { catalogScopes, createConnectSession } from '../consent/sessions.js';
+import { runConnectLink } from '../consent/sessions.js';
 import { reconnectUrl } from '../connections/oauth.js';
 import { GatewayError, invalidInput } from '../errors.js';
 import type { Gateway } from '../gateway.js';
@@ -33,19 +32,8 @@ interface Context {
 
 /** A connect link for the principal when one can be made (an OAuth2 provider with an app); else none. */
 async function connectLink(ctx: Context, provider: Provider, scopes: string[]): Promise<Record<string, string>> {
-  if (!isOAuth2(provider)) return {};
-  const known = catalogScopes(ctx.gateway, provider);
-  try {
-    const session = await createConnectSession(ctx.gateway, ctx.organizationId, {
-      provider: provider.slug,
-      principal: ctx.principal,
-      scopes: [...new Set(scopes)].filter((scope) => known.has(scope)),
-    });
-    return { connect_url: session.url };
-  } catch (err) {
-    if (err instanceof GatewayError) return {};
-    throw err;
-  }
+  const url = await runConnectLink(ctx.gateway, ctx.organizationId, ctx.principal, provider, scopes);
+  return url ? { connect_url: url } : {};
 }
 
 /** A chosen connection must be usable for the task: not needing re-auth, holding the task's scopes. */

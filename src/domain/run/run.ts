@@ -12,7 +12,6 @@ import { newId } from '../ids.js';
 import { fingerprint, idempotent } from '../idempotency.js';
 import { recordPrincipalActivity } from '../principal-directory.js';
 import { actingPrincipal, isUserPrincipal } from '../principals.js';
-import { consumeRateLimit, rateLimitHeaders } from '../rate-limits.js';
 import { attempt } from './attempt.js';
 import { planRoutes, type Plan } from './credentials.js';
 import { microsToUsd, type RunRequest } from './request.js';
@@ -35,8 +34,6 @@ export interface Run {
 
 export interface RunAnswer {
   run: Run;
-  /** RateLimit headers of the `run` class. */
-  headers: Record<string, string>;
 }
 
 /** What one run records about itself as it goes. */
@@ -231,9 +228,10 @@ async function perform(ctx: CallContext, plans: Plan[]): Promise<Run> {
 }
 
 /**
- * POST /v1/tasks/{id}/run (DESIGN.md section 6), checks in this order: catalog version pin, task exists
- * and is active, input valid, principal resolved, routes chosen, credentials resolved, rate limit,
- * idempotency, call recorded pending, upstream, call settled, answer.
+ * POST /v1/tasks/{id}/run, after its rate limits (consumeRunLimits, applied by the caller to every run
+ * request), checks in this order: catalog version pin, task exists and is active, input valid, principal
+ * resolved, routes chosen, credentials resolved, idempotency, call recorded pending, upstream, call
+ * settled, answer.
  */
 export async function runTask(gateway: Gateway, caller: Caller, request: RunRequest, started = performance.now()): Promise<RunAnswer> {
   if (request.version !== undefined && request.version !== gateway.catalog.version) {
@@ -249,13 +247,12 @@ export async function runTask(gateway: Gateway, caller: Caller, request: RunRequ
   const routes = await chooseRoutes(gateway, task, input, request);
   if (!routes.length) await recordMiss(ctx, task);
   const plans = await planRoutes(gateway, caller.organization.id, principal, task, routes, request);
-  const limit = await consumeRateLimit(gateway, 'run', caller);
   const work = () => perform(ctx, plans);
   const run =
     request.idempotencyKey === undefined
       ? await work()
       : await idempotent(gateway, caller.organization.id, request.idempotencyKey, fingerprint(requestFingerprint(gateway, request, principal)), work);
-  return { run, headers: rateLimitHeaders('run', limit) };
+  return { run };
 }
 
 /**

@@ -4,10 +4,11 @@ import { getCapture } from '../../../domain/audit/calls.js';
 import type { Gateway } from '../../../domain/gateway.js';
 import { callerOf } from '../../auth.js';
 import { fields } from '../../fields.js';
+import { answers, records } from '../../records.js';
 
 export const readCaptureRoute = (gateway: Gateway): ServerRoute => ({
   method: 'GET',
   path: '/v1/calls/{id}/capture',
-  options: { validate: { params: Joi.object({ id: fields.pathId().required() }) } },
+  options: { response: answers({ 200: records.capture }), plugins: { openapi: { errors: ['capture_not_found'] } }, validate: { params: Joi.object({ id: fields.pathId().required() }) } },
   handler: (request) => getCapture(gateway, callerOf(request).organization.id, request.params.id as string),
 });

@@ -4,6 +4,7 @@ import { listCalls, type CallFilters } from '../../../domain/audit/calls.js';
 import type { Gateway } from '../../../domain/gateway.js';
 import { callerOf } from '../../auth.js';
 import { fields } from '../../fields.js';
+import { answers, records } from '../../records.js';
 
 const callQuery = Joi.object({
   cursor: fields.cursor(),
@@ -19,7 +20,7 @@ const callQuery = Joi.object({
 export const listCallsRoute = (gateway: Gateway): ServerRoute => ({
   method: 'GET',
   path: '/v1/calls',
-  options: { validate: { query: callQuery } },
+  options: { response: answers({ 200: records.callList }), validate: { query: callQuery } },
   handler: (request) => {
     const { cursor, ...filters } = request.query as CallFilters & { cursor?: string };
     return listCalls(gateway, callerOf(request).organization.id, filters, cursor);

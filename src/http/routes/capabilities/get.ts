@@ -6,13 +6,15 @@ import type { Gateway } from '../../../domain/gateway.js';
 import { actingPrincipal } from '../../../domain/principals.js';
 import { callerOf } from '../../auth.js';
 import { fields, headers } from '../../fields.js';
+import { answers, records } from '../../records.js';
 
 /** A capability and its routes: the tasks of every provider that can do the job, in catalog order. */
 export const getCapabilityRoute = (gateway: Gateway): ServerRoute => ({
   method: 'GET',
   path: '/v1/capabilities/{id}',
   options: {
-    plugins: { gateway: { userTokens: true } },
+    response: answers({ 200: records.capability }),
+    plugins: { gateway: { userTokens: true }, openapi: { errors: ['capability_not_found'] } },
     validate: {
       params: Joi.object({ id: fields.pathId().required() }),
       headers: headers({ 'svc-principal': fields.principal() }),

@@ -4,11 +4,12 @@ import { listCaptures } from '../../../domain/audit/calls.js';
 import type { Gateway } from '../../../domain/gateway.js';
 import { callerOf } from '../../auth.js';
 import { fields } from '../../fields.js';
+import { answers, records } from '../../records.js';
 
 const listCapturesRoute = (gateway: Gateway): ServerRoute => ({
   method: 'GET',
   path: '/v1/captures',
-  options: { validate: { query: Joi.object({ cursor: fields.cursor() }) } },
+  options: { response: answers({ 200: records.captureList }), validate: { query: Joi.object({ cursor: fields.cursor() }) } },
   handler: (request) => listCaptures(gateway, callerOf(request).organization.id, request.query.cursor as string | undefined),
 });
 

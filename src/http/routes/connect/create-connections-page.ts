@@ -5,12 +5,14 @@ import type { Gateway } from '../../../domain/gateway.js';
 import { actingPrincipal } from '../../../domain/principals.js';
 import { callerOf } from '../../auth.js';
 import { fields } from '../../fields.js';
+import { answers, records } from '../../records.js';
 
 export const createConnectionsPageRoute = (gateway: Gateway): ServerRoute => ({
   method: 'POST',
   path: '/v1/connect/connections-pages',
   options: {
-    plugins: { gateway: { userTokens: true } },
+    response: answers({ 201: records.connectionsPageCreated }),
+    plugins: { gateway: { userTokens: true }, openapi: { errors: ['principal_forbidden'] } },
     validate: { payload: Joi.object({ principal: fields.principal().required() }).required() },
   },
   handler(request, h) {

@@ -3,15 +3,16 @@ import Joi from 'joi';
 import { createConnectSession, type NewConnectSession } from '../../../domain/consent/sessions.js';
 import type { Gateway } from '../../../domain/gateway.js';
 import { actingPrincipal } from '../../../domain/principals.js';
-import { consumeRateLimit } from '../../../domain/rate-limits.js';
 import { callerOf } from '../../auth.js';
 import { fields } from '../../fields.js';
+import { answers, records } from '../../records.js';
 
 export const createSession = (gateway: Gateway): ServerRoute => ({
   method: 'POST',
   path: '/v1/connect/sessions',
   options: {
-    plugins: { gateway: { userTokens: true } },
+    response: answers({ 201: records.connectSessionCreated }),
+    plugins: { gateway: { userTokens: true }, rateLimit: { class: 'connect_sessions' }, openapi: { errors: ['principal_forbidden', 'oauth_app_required', 'rate_limited'] } },
     validate: {
       payload: Joi.object({
         provider: fields.pathId().required(),
@@ -25,7 +26,6 @@ export const createSession = (gateway: Gateway): ServerRoute => ({
     const caller = callerOf(request);
     const body = request.payload as NewConnectSession;
     const principal = actingPrincipal(caller, body.principal);
-    await consumeRateLimit(gateway, 'connect_sessions', caller);
     const created = await createConnectSession(gateway, caller.organization.id, { ...body, principal });
     return h.response(created).code(201);
   },

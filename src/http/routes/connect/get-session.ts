@@ -5,12 +5,14 @@ import type { Gateway } from '../../../domain/gateway.js';
 import { listPrincipal } from '../../../domain/principals.js';
 import { callerOf } from '../../auth.js';
 import { fields } from '../../fields.js';
+import { answers, records } from '../../records.js';
 
 export const getSession = (gateway: Gateway): ServerRoute => ({
   method: 'GET',
   path: '/v1/connect/sessions/{id}',
   options: {
-    plugins: { gateway: { userTokens: true } },
+    response: answers({ 200: records.connectSession }),
+    plugins: { gateway: { userTokens: true }, openapi: { errors: ['connect_session_not_found'] } },
     validate: { params: Joi.object({ id: fields.pathId().required() }) },
   },
   handler(request) {

@@ -5,11 +5,13 @@ import type { Gateway } from '../../../domain/gateway.js';
 import { listPrincipal } from '../../../domain/principals.js';
 import { callerOf } from '../../auth.js';
 import { fields } from '../../fields.js';
+import { answers, records } from '../../records.js';
 
 export const listSessions = (gateway: Gateway): ServerRoute => ({
   method: 'GET',
   path: '/v1/connect/sessions',
   options: {
+    response: answers({ 200: records.connectSessionList }),
     plugins: { gateway: { userTokens: true } },
     validate: {
       query: Joi.object({

@@ -9,6 +9,7 @@ import {
 } from '../../../domain/redirect-uris.js';
 import { callerOf } from '../../auth.js';
 import { fields } from '../../fields.js';
+import { answers, records } from '../../records.js';
 
 /** An allowlist entry: SPEC.md's rules checked by the domain, reported per entry like any joi failure. */
 const redirectUri = fields.text(REDIRECT_ALLOWLIST_LIMITS.length).custom((value: string, helpers) => {
@@ -19,6 +20,7 @@ const redirectUri = fields.text(REDIRECT_ALLOWLIST_LIMITS.length).custom((value:
 export const getRedirectUris = (gateway: Gateway): ServerRoute => ({
   method: 'GET',
   path: '/v1/connect/redirect-uris',
+  options: { response: answers({ 200: records.redirectAllowlist }) },
   handler: (request) => getRedirectAllowlist(gateway.db, callerOf(request).organization.id),
 });
 
@@ -26,6 +28,7 @@ export const putRedirectUris = (gateway: Gateway): ServerRoute => ({
   method: 'PUT',
   path: '/v1/connect/redirect-uris',
   options: {
+    response: answers({ 200: records.redirectAllowlist }),
     plugins: { gateway: { role: 'admin' } },
     validate: {
       payload: Joi.object({

@@ -4,6 +4,7 @@ import { changeConnection, type ConnectionChange } from '../../../domain/connect
 import type { Gateway } from '../../../domain/gateway.js';
 import { callerOf } from '../../auth.js';
 import { fields } from '../../fields.js';
+import { answers, records } from '../../records.js';
 
 const connectionChange = Joi.object({
   label: fields.text(320).allow(null),
@@ -15,6 +16,6 @@ const connectionChange = Joi.object({
 export const changeConnectionRoute = (gateway: Gateway): ServerRoute => ({
   method: 'PATCH',
   path: '/v1/connections/{id}',
-  options: { validate: { params: Joi.object({ id: fields.pathId().required() }), payload: connectionChange } },
+  options: { response: answers({ 200: records.connection }), plugins: { openapi: { errors: ['connection_not_found'] } }, validate: { params: Joi.object({ id: fields.pathId().required() }), payload: connectionChange } },
   handler: (request) => changeConnection(gateway, callerOf(request), request.params.id as string, request.payload as ConnectionChange),
 });

@@ -4,6 +4,7 @@ import { createConnection, type NewConnection } from '../../../domain/connection
 import type { Gateway } from '../../../domain/gateway.js';
 import { callerOf } from '../../auth.js';
 import { fields } from '../../fields.js';
+import { answers, records } from '../../records.js';
 
 const oauthTokens = Joi.object({
   access_token: fields.text(8192).required(),
@@ -22,6 +23,6 @@ const newConnection = Joi.object({
 export const createConnectionRoute = (gateway: Gateway): ServerRoute => ({
   method: 'POST',
   path: '/v1/connections',
-  options: { validate: { payload: newConnection } },
+  options: { response: answers({ 200: records.connection }), plugins: { rateLimit: { class: 'connections' }, openapi: { errors: ['principal_forbidden', 'credential_refused', 'rate_limited', 'probe_unavailable'] } }, validate: { payload: newConnection } },
   handler: (request) => createConnection(gateway, callerOf(request), request.payload as NewConnection),
 });

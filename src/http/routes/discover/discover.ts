@@ -4,6 +4,7 @@ import { discover as discoverTasks } from '../../../domain/discovery/discover.js
 import type { Gateway } from '../../../domain/gateway.js';
 import { callerOf } from '../../auth.js';
 import { fields, headers } from '../../fields.js';
+import { answers, records } from '../../records.js';
 
 /** A job is a sentence or two (docs/discovery.md); SPEC.md leaves the bound open. */
 const MAX_JOB_LENGTH = 500;
@@ -12,6 +13,7 @@ export const discover = (gateway: Gateway): ServerRoute => ({
   method: 'POST',
   path: '/v1/discover',
   options: {
+    response: answers({ 200: records.discovery }),
     plugins: { gateway: { userTokens: true } },
     validate: {
       headers: headers({ 'svc-principal': fields.principal() }),

@@ -4,11 +4,13 @@ import type { Gateway } from '../../../domain/gateway.js';
 import { listGrants, type GrantState } from '../../../domain/grants.js';
 import { callerOf } from '../../auth.js';
 import { fields } from '../../fields.js';
+import { answers, records } from '../../records.js';
 
 export const listGrantsRoute = (gateway: Gateway): ServerRoute => ({
   method: 'GET',
   path: '/v1/grants',
   options: {
+    response: answers({ 200: records.grantList }),
     validate: {
       query: Joi.object({
         cursor: fields.cursor(),

@@ -3,6 +3,7 @@ import Joi from 'joi';
 import { completeConsent } from '../../../domain/consent/flow.js';
 import type { Gateway } from '../../../domain/gateway.js';
 import { donePage, recoveryPage } from '../../../hosted/consent.js';
+import { answers, records } from '../../records.js';
 import { CONNECT_COOKIE, sentBrowserValue } from './cookies.js';
 import { hostedRoute, sendPage } from './respond.js';
 
@@ -13,7 +14,7 @@ import { hostedRoute, sendPage } from './respond.js';
 export const callback = (gateway: Gateway): ServerRoute => ({
   method: 'GET',
   path: '/v1/hosted/connect/callback',
-  options: { ...hostedRoute, validate: { query: Joi.object().unknown(true) } },
+  options: { ...hostedRoute, response: answers({ 200: records.page, 303: records.seeOther }), plugins: { openapi: { errors: ['connect_session_not_found'] } }, validate: { query: Joi.object().unknown(true) } },
   async handler(request, h) {
     const outcome = await completeConsent(gateway, new URLSearchParams(request.url.search), sentBrowserValue(request.state[CONNECT_COOKIE]));
     if (outcome.kind !== 'completed') return sendPage(h, recoveryPage(outcome.view, outcome.kind, outcome.retryable));

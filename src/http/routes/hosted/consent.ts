@@ -4,6 +4,7 @@ import { beginConsent, openConnectLink } from '../../../domain/consent/flow.js';
 import type { Gateway } from '../../../domain/gateway.js';
 import { consentPage } from '../../../hosted/consent.js';
 import { fields } from '../../fields.js';
+import { answers, records } from '../../records.js';
 import { browserValue, CONNECT_COOKIE } from './cookies.js';
 import { checkFormOrigin, formPayload, hostedRoute, sendPage } from './respond.js';
 
@@ -13,7 +14,7 @@ const params = Joi.object({ secret: fields.text(200).required() });
 export const showConsent = (gateway: Gateway): ServerRoute => ({
   method: 'GET',
   path: '/v1/hosted/connect/{secret}',
-  options: { ...hostedRoute, validate: { params } },
+  options: { ...hostedRoute, response: answers({ 200: records.page }), plugins: { openapi: { errors: ['connect_session_not_found'] } }, validate: { params } },
   async handler(request, h) {
     const secret = request.params.secret as string;
     return sendPage(h, consentPage(await openConnectLink(gateway, secret), secret));
@@ -24,7 +25,7 @@ export const showConsent = (gateway: Gateway): ServerRoute => ({
 export const continueConsent = (gateway: Gateway): ServerRoute => ({
   method: 'POST',
   path: '/v1/hosted/connect/{secret}',
-  options: { ...hostedRoute, payload: formPayload, validate: { params, payload: Joi.object({}).allow(null) } },
+  options: { ...hostedRoute, response: answers({ 303: records.seeOther }), plugins: { openapi: { errors: ['connect_session_not_found', 'untrusted_origin'] } }, payload: formPayload, validate: { params, payload: Joi.object({}).allow(null) } },
   async handler(request, h) {
     checkFormOrigin(gateway, request);
     const browser = browserValue(request.state[CONNECT_COOKIE]);

@@ -3,6 +3,7 @@ import Joi from 'joi';
 import { retryConsent } from '../../../domain/consent/flow.js';
 import type { Gateway } from '../../../domain/gateway.js';
 import { fields } from '../../fields.js';
+import { answers, records } from '../../records.js';
 import { CONNECT_COOKIE, sentBrowserValue } from './cookies.js';
 import { checkFormOrigin, formPayload, hostedRoute } from './respond.js';
 
@@ -10,7 +11,7 @@ import { checkFormOrigin, formPayload, hostedRoute } from './respond.js';
 export const retry = (gateway: Gateway): ServerRoute => ({
   method: 'POST',
   path: '/v1/hosted/connect/sessions/{id}/retry',
-  options: { ...hostedRoute, payload: formPayload, validate: { params: Joi.object({ id: fields.pathId().required() }), payload: Joi.object({}).allow(null) } },
+  options: { ...hostedRoute, response: answers({ 303: records.seeOther }), plugins: { openapi: { errors: ['connect_session_not_found', 'untrusted_origin'] } }, payload: formPayload, validate: { params: Joi.object({ id: fields.pathId().required() }), payload: Joi.object({}).allow(null) } },
   async handler(request, h) {
     checkFormOrigin(gateway, request);
     const authorizeUrl = await retryConsent(gateway, request.params.id as string, sentBrowserValue(request.state[CONNECT_COOKIE]));

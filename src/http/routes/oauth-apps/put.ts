@@ -5,6 +5,7 @@ import { putOAuthApp, type NewOAuthApp } from '../../../domain/oauth-apps.js';
 import { callerOf } from '../../auth.js';
 import { fields } from '../../fields.js';
 import { slugParams } from './params.js';
+import { answers, records } from '../../records.js';
 
 /** RFC 6749 section 3.3 scope-token: printable ASCII except space, `"` and `\`. */
 const scope = fields
@@ -16,7 +17,8 @@ export const putOAuthAppRoute = (gateway: Gateway): ServerRoute => ({
   method: 'PUT',
   path: '/v1/providers/{slug}/oauth-app',
   options: {
-    plugins: { gateway: { role: 'admin' } },
+    response: answers({ 200: records.oauthApp }),
+    plugins: { gateway: { role: 'admin' }, openapi: { errors: ['provider_not_found'] } },
     validate: {
       params: slugParams,
       payload: Joi.object({

@@ -4,11 +4,13 @@ import type { Gateway } from '../../../domain/gateway.js';
 import { listPrincipals } from '../../../domain/principal-directory.js';
 import { callerOf } from '../../auth.js';
 import { fields } from '../../fields.js';
+import { answers, records } from '../../records.js';
 
 export const listPrincipalsRoute = (gateway: Gateway): ServerRoute => ({
   method: 'GET',
   path: '/v1/principals',
   options: {
+    response: answers({ 200: records.principalList }),
     validate: {
       query: Joi.object({
         // This cursor wraps a principal (up to 140 characters), so it is longer than the id-based ones.

@@ -4,11 +4,12 @@ import { findProvider, taskCount } from '../../../domain/catalog/query.js';
 import { presentProvider } from '../../../domain/catalog/present.js';
 import type { Gateway } from '../../../domain/gateway.js';
 import { fields } from '../../fields.js';
+import { answers, records } from '../../records.js';
 
 export const getProviderRoute = (gateway: Gateway): ServerRoute => ({
   method: 'GET',
   path: '/v1/providers/{slug}',
-  options: { validate: { params: Joi.object({ slug: fields.pathId().required() }) } },
+  options: { response: answers({ 200: records.providerSummary }), plugins: { openapi: { errors: ['provider_not_found'] } }, validate: { params: Joi.object({ slug: fields.pathId().required() }) } },
   handler(request) {
     const provider = findProvider(gateway.catalog, request.params.slug as string);
     return presentProvider(provider, taskCount(gateway.catalog, provider.slug));

@@ -1,11 +1,12 @@
 import type { ServerRoute } from '@hapi/hapi';
 import { GatewayError } from '../../../domain/errors.js';
 import type { Gateway } from '../../../domain/gateway.js';
+import { answers, records } from '../../records.js';
 
 export const health = (gateway: Gateway): ServerRoute => ({
   method: 'GET',
   path: '/health',
-  options: { auth: false },
+  options: { response: answers({ 204: records.empty }), auth: false },
   async handler(_request, h) {
     try {
       await gateway.db.ping();

@@ -2,10 +2,11 @@ import type { Plugin } from '@hapi/hapi';
 import type { Gateway } from '../../../domain/gateway.js';
 import { health } from './health.js';
 import { me } from './me.js';
+import { openapi } from './openapi.js';
 
 export const systemRoutes: Plugin<Gateway> = {
   name: 'system',
   register(server, gateway) {
-    server.route([health(gateway), me()]);
+    server.route([health(gateway), me(), openapi(gateway)]);
   },
 };

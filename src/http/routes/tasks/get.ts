@@ -6,12 +6,14 @@ import type { Gateway } from '../../../domain/gateway.js';
 import { actingPrincipal } from '../../../domain/principals.js';
 import { callerOf } from '../../auth.js';
 import { fields, headers } from '../../fields.js';
+import { answers, records } from '../../records.js';
 
 export const getTaskRoute = (gateway: Gateway): ServerRoute => ({
   method: 'GET',
   path: '/v1/tasks/{id}',
   options: {
-    plugins: { gateway: { userTokens: true } },
+    response: answers({ 200: records.task }),
+    plugins: { gateway: { userTokens: true }, openapi: { errors: ['task_not_found', 'task_retired', 'task_broken'] } },
     validate: {
       params: Joi.object({ id: fields.pathId().required() }),
       headers: headers({ 'svc-principal': fields.principal() }),

@@ -6,11 +6,13 @@ import type { Gateway } from '../../../domain/gateway.js';
 import { actingPrincipal } from '../../../domain/principals.js';
 import { callerOf } from '../../auth.js';
 import { fields, headers } from '../../fields.js';
+import { answers, records } from '../../records.js';
 
 export const listTasksRoute = (gateway: Gateway): ServerRoute => ({
   method: 'GET',
   path: '/v1/tasks',
   options: {
+    response: answers({ 200: records.taskPage }),
     plugins: { gateway: { userTokens: true } },
     validate: {
       headers: headers({ 'svc-principal': fields.principal() }),

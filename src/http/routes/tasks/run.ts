@@ -1,10 +1,13 @@
 import type { ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
+import type { ErrorCode } from '../../../domain/errors.js';
 import type { Gateway } from '../../../domain/gateway.js';
 import { USD_DECIMAL, type RunRequest } from '../../../domain/run/request.js';
 import { runTask } from '../../../domain/run/run.js';
 import { callerOf } from '../../auth.js';
+import { namedRunPrincipal } from '../../rate-limits.js';
 import { fields, headers } from '../../fields.js';
+import { answers, records } from '../../records.js';
 
 const providerList = () =>
   fields.text(1000).pattern(/^\s*[a-z0-9-]+(\s*,\s*[a-z0-9-]+)*\s*$/).messages({ 'string.pattern.base': '{{#label}} must be a comma list of provider slugs' });
@@ -25,6 +28,28 @@ export const runHeaders = headers({
   'svc-version': fields.text(64),
   'idempotency-key': fields.text(255),
 });
+
+/** What a run can answer besides the errors of every authenticated route. */
+const runErrors: ErrorCode[] = [
+  'principal_required',
+  'connection_invalid',
+  'no_credential',
+  'principal_forbidden',
+  'grant_required',
+  'connection_required',
+  'scope_required',
+  'connection_forbidden',
+  'task_not_found',
+  'connection_not_found',
+  'miss',
+  'catalog_version_mismatch',
+  'connection_ambiguous',
+  'idempotency_in_flight',
+  'task_retired',
+  'task_broken',
+  'rate_limited',
+  'upstream_error',
+];
 
 /** The task input, with the reserved `receipt_options` beside it; the input itself is checked against the task's schema. */
 const runBody = Joi.object({ receipt_options: Joi.object({ principal: fields.principal() }) })
@@ -66,16 +91,14 @@ export const runTaskRoute = (gateway: Gateway): ServerRoute => ({
   method: 'POST',
   path: '/v1/tasks/{id}/run',
   options: {
-    plugins: { gateway: { userTokens: true } },
+    response: answers({ 200: records.run }),
+    plugins: { gateway: { userTokens: true }, rateLimit: { class: 'run', principal: namedRunPrincipal }, openapi: { errors: runErrors } },
     validate: { params: Joi.object({ id: fields.pathId().required() }), headers: runHeaders, payload: runBody },
   },
-  async handler(request, h) {
+  async handler(request) {
     const { receipt_options: receiptOptions, ...input } = (request.payload ?? {}) as Record<string, unknown>;
     const header = (name: string) => request.headers[name] as string | undefined;
     const run = runRequest(request.params.id as string, input, header, (receiptOptions as { principal?: string } | undefined)?.principal);
-    const answer = await runTask(gateway, callerOf(request), run);
-    const response = h.response(answer.run);
-    for (const [name, value] of Object.entries(answer.headers)) response.header(name, value);
-    return response;
+    return (await runTask(gateway, callerOf(request), run)).run;
   },
 });

@@ -1,15 +1,17 @@
 import type { ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
 import type { Gateway } from '../../../domain/gateway.js';
-import { consumeRateLimit } from '../../../domain/rate-limits.js';
 import { issueUserToken, TOKEN_LIFETIME, type NewUserBoundToken } from '../../../domain/tokens.js';
 import { callerOf } from '../../auth.js';
 import { fields } from '../../fields.js';
+import { answers, records } from '../../records.js';
 
 export const issueToken = (gateway: Gateway): ServerRoute => ({
   method: 'POST',
   path: '/v1/tokens',
   options: {
+    response: answers({ 201: records.userBoundToken }),
+    plugins: { rateLimit: { class: 'tokens' }, openapi: { errors: ['rate_limited'] } },
     validate: {
       payload: Joi.object({
         principal: fields.principal().required(),
@@ -19,7 +21,6 @@ export const issueToken = (gateway: Gateway): ServerRoute => ({
   },
   async handler(request, h) {
     const caller = callerOf(request);
-    await consumeRateLimit(gateway, 'tokens', caller);
     const token = await issueUserToken(gateway.db, caller.organization.id, request.payload as NewUserBoundToken, caller.credentialId);
     return h.response(token).code(201);
   },

@@ -4,11 +4,12 @@ import type { Gateway } from '../../../domain/gateway.js';
 import { revokeUserToken } from '../../../domain/tokens.js';
 import { callerOf } from '../../auth.js';
 import { fields } from '../../fields.js';
+import { answers, records } from '../../records.js';
 
 export const revokeToken = (gateway: Gateway): ServerRoute => ({
   method: 'DELETE',
   path: '/v1/tokens/{id}',
-  options: { validate: { params: Joi.object({ id: fields.pathId().required() }) } },
+  options: { response: answers({ 204: records.empty }), plugins: { openapi: { errors: ['token_not_found'] } }, validate: { params: Joi.object({ id: fields.pathId().required() }) } },
   async handler(request, h) {
     await revokeUserToken(gateway.db, callerOf(request).organization.id, request.params.id as string);
     return h.response().code(204);

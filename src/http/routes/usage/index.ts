@@ -4,6 +4,7 @@ import { usage, USAGE_DAYS, type UsageDays } from '../../../domain/audit/usage.j
 import type { Gateway } from '../../../domain/gateway.js';
 import { callerOf } from '../../auth.js';
 import { fields } from '../../fields.js';
+import { answers, records } from '../../records.js';
 
 const usageQuery = Joi.object({
   days: Joi.number().integer().valid(...USAGE_DAYS).default(7),
@@ -13,7 +14,7 @@ const usageQuery = Joi.object({
 const readUsageRoute = (gateway: Gateway): ServerRoute => ({
   method: 'GET',
   path: '/v1/usage',
-  options: { validate: { query: usageQuery } },
+  options: { response: answers({ 200: records.usage }), validate: { query: usageQuery } },
   handler: (request) =>
     usage(gateway, callerOf(request).organization.id, request.query.days as UsageDays, request.query.token as string | undefined),
 });

@@ -1,22 +1,21 @@
 import type { ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
 import type { Gateway } from '../../../domain/gateway.js';
-import { consumeRateLimit } from '../../../domain/rate-limits.js';
 import { createWebhook } from '../../../domain/webhooks/webhooks.js';
 import { callerOf } from '../../auth.js';
 import { fields } from '../../fields.js';
+import { answers, records } from '../../records.js';
 
 export const createWebhookRoute = (gateway: Gateway): ServerRoute => ({
   method: 'POST',
   path: '/v1/webhooks',
   options: {
-    plugins: { gateway: { role: 'admin' } },
+    response: answers({ 200: records.webhookCreated }),
+    plugins: { gateway: { role: 'admin' }, rateLimit: { class: 'webhooks' }, openapi: { errors: ['webhook_limit_reached', 'webhook_target_refused', 'rate_limited'] } },
     // Any well-formed URL passes here: DESIGN.md section 9 makes a non-HTTPS scheme 422 webhook_target_refused, decided by the domain.
     validate: { payload: Joi.object({ url: fields.text(2000).uri().required() }).required() },
   },
   async handler(request) {
-    const caller = callerOf(request);
-    await consumeRateLimit(gateway, 'webhooks', caller);
-    return createWebhook(gateway, caller.organization.id, (request.payload as { url: string }).url);
+    return createWebhook(gateway, callerOf(request).organization.id, (request.payload as { url: string }).url);
   },
 });

@@ -4,12 +4,14 @@ import type { Gateway } from '../../../domain/gateway.js';
 import { deleteWebhook } from '../../../domain/webhooks/webhooks.js';
 import { callerOf } from '../../auth.js';
 import { fields } from '../../fields.js';
+import { answers, records } from '../../records.js';
 
 export const deleteWebhookRoute = (gateway: Gateway): ServerRoute => ({
   method: 'DELETE',
   path: '/v1/webhooks/{id}',
   options: {
-    plugins: { gateway: { role: 'admin' } },
+    response: answers({ 200: records.webhook }),
+    plugins: { gateway: { role: 'admin' }, openapi: { errors: ['webhook_not_found'] } },
     validate: { params: Joi.object({ id: fields.pathId().required() }) },
   },
   handler: (request) => deleteWebhook(gateway.db, callerOf(request).organization.id, request.params.id as string),

@@ -4,11 +4,12 @@ import type { Gateway } from '../../../domain/gateway.js';
 import { listDeliveries } from '../../../domain/webhooks/webhooks.js';
 import { callerOf } from '../../auth.js';
 import { fields } from '../../fields.js';
+import { answers, records } from '../../records.js';
 
 export const listDeliveriesRoute = (gateway: Gateway): ServerRoute => ({
   method: 'GET',
   path: '/v1/webhooks/{id}/deliveries',
-  options: { validate: { params: Joi.object({ id: fields.pathId().required() }) } },
+  options: { response: answers({ 200: records.webhookDeliveryList }), plugins: { openapi: { errors: ['webhook_not_found'] } }, validate: { params: Joi.object({ id: fields.pathId().required() }) } },
   handler: async (request) => ({
     deliveries: await listDeliveries(gateway.db, callerOf(request).organization.id, request.params.id as string),
   }),

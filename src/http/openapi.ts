@@ -1,0 +1,186 @@
+import type { RequestRoute, Server } from '@hapi/hapi';
+import type Joi from 'joi';
+import joiToJson from 'joi-to-json';
+import { errorCodes, type ErrorCode } from '../domain/errors.js';
+import { CATALOG_VERSION_HEADER } from './catalog-version.js';
+import { HOSTED_PREFIX } from './errors.js';
+import { problemRecord, records } from './records.js';
+
+/** What a route adds to its entry in the API document beyond its joi schemas. */
+export interface RouteDocs {
+  /** The error codes this route can answer besides the ones every route (or every authenticated route) can. */
+  errors?: ErrorCode[];
+  /** The request body, for a route that reads its body itself instead of having hapi validate it. */
+  body?: Joi.Schema;
+}
+
+declare module '@hapi/hapi' {
+  interface PluginSpecificConfiguration {
+    openapi?: RouteDocs;
+  }
+}
+
+/** The version of the interface the document describes. */
+export const API_VERSION = '0.0.1';
+
+type JsonSchema = Record<string, unknown>;
+
+// The package is CommonJS whose module.exports is the function its types call `parse`.
+const joiToJsonSchema = joiToJson as unknown as typeof joiToJson.parse;
+type Operation = Record<string, unknown>;
+
+const EVERY_ROUTE: ErrorCode[] = ['invalid_input', 'payload_too_large', 'internal_error'];
+const AUTHENTICATED: ErrorCode[] = ['unauthenticated', 'invalid_token', 'no_active_organization', 'untrusted_origin', 'role_forbidden'];
+
+const ref = (kind: 'schemas' | 'headers' | 'securitySchemes', name: string) => ({ $ref: `#/components/${kind}/${name}` });
+
+const components = {
+  headers: {
+    CatalogVersion: { description: 'the catalog version this answer was served with', schema: { type: 'string' } },
+    RateLimit: { description: 'the remaining requests of this class in the current window and seconds until it resets', schema: { type: 'string' } },
+    RateLimitPolicy: { description: 'the requests of this class allowed per window, and the window in seconds', schema: { type: 'string' } },
+    RetryAfter: { description: 'seconds to wait before trying again', schema: { type: 'integer' } },
+    Location: { description: 'where the browser goes next', schema: { type: 'string' } },
+  },
+  securitySchemes: {
+    bearer: { type: 'http', scheme: 'bearer', description: 'an organization API key or a principal-bound token' },
+  },
+};
+
+/** joi to JSON Schema; named records (`.id()`) go to the shared components and are referenced. */
+function toJsonSchema(schema: Joi.Schema, shared: Record<string, JsonSchema>): JsonSchema {
+  const { schemas, ...json } = joiToJsonSchema(schema as never, 'open-api-3.1') as JsonSchema & { schemas?: Record<string, JsonSchema> };
+  Object.assign(shared, schemas);
+  return json;
+}
+
+const flagsOf = (schema: Joi.Schema) => (schema.describe().flags ?? {}) as { presence?: string; description?: string };
+
+/** Path, query and header parameters from the route's joi objects (headers it does not name pass unchecked). */
+function parameters(route: RequestRoute, shared: Record<string, JsonSchema>): JsonSchema[] {
+  const validate = route.settings.validate ?? {};
+  const sources = [
+    ['path', validate.params],
+    ['query', validate.query],
+    ['header', validate.headers],
+  ] as const;
+  return sources.flatMap(([where, schema]) => {
+    if (!schema || typeof schema !== 'object' || !('describe' in schema)) return [];
+    const object = toJsonSchema(schema as Joi.Schema, shared) as { properties?: Record<string, JsonSchema>; required?: string[] };
+    return Object.entries(object.properties ?? {}).map(([name, property]) => {
+      const { description, ...rest } = property;
+      return {
+        name,
+        in: where,
+        required: where === 'path' || (object.required ?? []).includes(name),
+        ...(description ? { description } : {}),
+        schema: rest,
+      };
+    });
+  });
+}
+
+function requestBody(route: RequestRoute, shared: Record<string, JsonSchema>): JsonSchema | undefined {
+  const schema = route.settings.plugins?.openapi?.body ?? (route.settings.validate?.payload as Joi.Schema | undefined);
+  if (!schema || typeof schema !== 'object' || !('describe' in schema)) return undefined;
+  const allowed = route.settings.payload?.allow;
+  const mediaTypes = allowed ? [allowed].flat() : ['application/json'];
+  const json = toJsonSchema(schema, shared);
+  return { required: flagsOf(schema).presence === 'required', content: Object.fromEntries(mediaTypes.map((type) => [type, { schema: json }])) };
+}
+
+function successResponse(schema: Joi.Schema, rateLimited: boolean, shared: Record<string, JsonSchema>): JsonSchema {
+  const headers: Record<string, unknown> = { [CATALOG_VERSION_HEADER]: ref('headers', 'CatalogVersion') };
+  if (rateLimited) Object.assign(headers, { RateLimit: ref('headers', 'RateLimit'), 'RateLimit-Policy': ref('headers', 'RateLimitPolicy') });
+  if (schema === records.seeOther) headers.Location = ref('headers', 'Location');
+  const description = flagsOf(schema).description ?? 'success';
+  if (flagsOf(schema).presence === 'forbidden') return { description, headers };
+  const json = toJsonSchema(schema, shared);
+  const mediaType = (json['x-media-type'] as string | undefined) ?? 'application/json';
+  delete json['x-media-type'];
+  return { description, headers, content: { [mediaType]: { schema: json } } };
+}
+
+/** One response per error status, naming the codes the route can answer with it. */
+function errorResponses(codes: ErrorCode[], hosted: boolean): Record<string, JsonSchema> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const status = errorCodes[code][0];
+    byStatus.set(status, [...new Set([...(byStatus.get(status) ?? []), code])]);
+  }
+  const responses: Record<string, JsonSchema> = {};
+  for (const [status, statusCodes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const headers: Record<string, unknown> = { [CATALOG_VERSION_HEADER]: ref('headers', 'CatalogVersion') };
+    if (statusCodes.includes('rate_limited')) {
+      Object.assign(headers, { 'Retry-After': ref('headers', 'RetryAfter'), RateLimit: ref('headers', 'RateLimit'), 'RateLimit-Policy': ref('headers', 'RateLimitPolicy') });
+    }
+    const content = hosted
+      ? { 'text/html': { schema: { type: 'string', description: 'an error page for a browser' } } }
+      : { 'application/problem+json': { schema: { allOf: [ref('schemas', 'Problem'), { properties: { status: { const: status }, code: { enum: statusCodes } } }] } } };
+    responses[String(status)] = { description: `codes: ${statusCodes.join(', ')}`, headers, content };
+  }
+  return responses;
+}
+
+/** Routes that take a principal as a header or query parameter can refuse it. */
+function takesPrincipal(route: RequestRoute): boolean {
+  const keys = (schema: unknown) => Object.keys((schema as Joi.ObjectSchema | undefined)?.describe?.().keys ?? {});
+  const validate = route.settings.validate ?? {};
+  return keys(validate.headers).includes('svc-principal') || keys(validate.query).includes('principal');
+}
+
+function operation(route: RequestRoute, shared: Record<string, JsonSchema>): Operation {
+  // Routes without an auth setting of their own use the server's default bearer strategy.
+  const authenticated = (route.settings.auth as unknown) !== false;
+  const hosted = route.path.startsWith(HOSTED_PREFIX);
+  const declared = route.settings.plugins?.openapi?.errors ?? [];
+  const codes: ErrorCode[] = [
+    ...EVERY_ROUTE,
+    ...(authenticated ? AUTHENTICATED : []),
+    ...(takesPrincipal(route) ? (['principal_forbidden'] as const) : []),
+    ...declared,
+  ];
+  const statuses = (route.settings.response?.status ?? {}) as Record<string, Joi.Schema>;
+  const responses: Record<string, JsonSchema> = {};
+  for (const [status, schema] of Object.entries(statuses)) responses[status] = successResponse(schema, declared.includes('rate_limited'), shared);
+  Object.assign(responses, errorResponses(codes, hosted));
+  const body = requestBody(route, shared);
+  const segment = route.path.split('/')[route.path.startsWith('/v1/') ? 2 : 1];
+  return {
+    tags: [hosted ? 'hosted' : segment],
+    ...(route.settings.description ? { summary: route.settings.description } : {}),
+    ...(route.settings.notes ? { description: [route.settings.notes].flat().join('\n') } : {}),
+    security: authenticated ? [{ bearer: [] }] : [],
+    parameters: parameters(route, shared),
+    ...(body ? { requestBody: body } : {}),
+    responses,
+  };
+}
+
+/**
+ * The OpenAPI 3.1 document of every route in the server's table, built from the routes' own joi
+ * schemas, their declared answers (`response.status`) and errors (`plugins.openapi.errors`).
+ */
+export function apiDocument(server: Server, publicUrl: string): JsonSchema {
+  const shared: Record<string, JsonSchema> = {};
+  toJsonSchema(problemRecord, shared);
+  const paths: Record<string, Record<string, Operation>> = {};
+  const routes = [...server.table()].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
+  for (const route of routes) {
+    paths[route.path] ??= {};
+    paths[route.path][route.method] = operation(route, shared);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Task gateway API',
+      version: API_VERSION,
+      description:
+        'Discover, inspect and run third-party tasks with one token, audited and receipted. Errors are application/problem+json; ' +
+        'every answer carries the svc-catalog-version header.',
+    },
+    servers: [{ url: publicUrl }],
+    paths,
+    components: { ...components, schemas: Object.fromEntries(Object.entries(shared).sort(([a], [b]) => a.localeCompare(b))) },
+  };
+}
