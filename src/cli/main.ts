@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { calls } from './commands/calls/index.js';
 import { catalog } from './commands/catalog/index.js';
+import { doctor } from './commands/doctor.js';
 import { keys } from './commands/keys/index.js';
 import { migrate } from './commands/migrate.js';
 import { orgs } from './commands/orgs/index.js';
@@ -9,10 +10,13 @@ import { serve } from './commands/serve.js';
 import { tokens } from './commands/tokens/index.js';
 import { webhooks } from './commands/webhooks/index.js';
 import { handleError } from './errors.js';
+import { printVersion } from './version.js';
 
 const program = new Command('gateway')
   .description('Self-hosted task gateway: discover, inspect and run third-party tasks with one token')
   .option('--config <file>', 'config file (JSON or YAML) over config/default.json; GATEWAY_* variables override both')
+  .option('-V, --version', 'print the version (with --json: {"version": ...})')
+  .on('option:version', () => printVersion(process.argv))
   .addCommand(serve)
   .addCommand(migrate)
   .addCommand(orgs)
@@ -21,7 +25,8 @@ const program = new Command('gateway')
   .addCommand(redirectUris)
   .addCommand(catalog)
   .addCommand(webhooks)
-  .addCommand(calls);
+  .addCommand(calls)
+  .addCommand(doctor);
 
 /**
  * Usage errors (unknown option, bad choice, missing argument) are one stderr line, like every other

@@ -197,7 +197,8 @@ eachDialect('rate limits: per user principal across keys and tokens', (h) => {
     expect(runs[2].headers['ratelimit-policy']).to.equal('"run";q=100;w=60, "run-principal";q=3;w=60');
     expect(runs[2].headers.ratelimit).to.match(/^"run-principal";r=0;t=\d+$/);
 
-    for (const headers of [{ 'svc-principal': 'user:max' }, asToken, { authorization: `Bearer ${otherKey}`, 'svc-principal': 'user:max' }]) {
+    const callers: Array<Record<string, string>> = [{ 'svc-principal': 'user:max' }, asToken, { authorization: `Bearer ${otherKey}`, 'svc-principal': 'user:max' }];
+    for (const headers of callers) {
       const limited = await run(h(), 'rt-open.weather.now', { city: 'Oslo' }, headers);
       expectLimited(limited);
       expect(limited.headers.ratelimit).to.match(/^"run-principal";r=0;/);
