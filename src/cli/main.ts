@@ -3,6 +3,7 @@ import { calls } from './commands/calls/index.js';
 import { catalog } from './commands/catalog/index.js';
 import { doctor } from './commands/doctor.js';
 import { keys } from './commands/keys/index.js';
+import { mcp } from './commands/mcp/index.js';
 import { migrate } from './commands/migrate.js';
 import { orgs } from './commands/orgs/index.js';
 import { redirectUris } from './commands/redirect-uris/index.js';
@@ -26,7 +27,8 @@ const program = new Command('gateway')
   .addCommand(catalog)
   .addCommand(webhooks)
   .addCommand(calls)
-  .addCommand(doctor);
+  .addCommand(doctor)
+  .addCommand(mcp);
 
 /**
  * Usage errors (unknown option, bad choice, missing argument) are one stderr line, like every other

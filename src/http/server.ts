@@ -5,6 +5,7 @@ import type { Gateway } from '../domain/gateway.js';
 import { GatewayError, invalidInput } from '../domain/errors.js';
 import { registerAuth } from './auth.js';
 import { CATALOG_VERSION_HEADER, registerCatalogVersion } from './catalog-version.js';
+import { rejectDeepBodies } from './deep-bodies.js';
 import { failAction, problemBody, registerErrorHandling } from './errors.js';
 import { registerRateLimits } from './rate-limits.js';
 import { routePlugins } from './routes/index.js';
@@ -93,6 +94,7 @@ export async function createServer(gateway: Gateway, options: ServerOptions = {}
   registerCatalogVersion(server, gateway.catalog.version);
   answerClientErrors(server, config.server.public_url, gateway.catalog.version);
   rejectMalformedQueries(server);
+  rejectDeepBodies(server);
   logRequests(server, gateway);
   for (const plugin of routePlugins) await server.register({ plugin, options: gateway });
   return server;

@@ -1,16 +1,19 @@
+import { pathFieldProblems, templateText } from '../domain/catalog/input.js';
 import type { JsonTemplate, Provider, TaskRequest } from '../domain/catalog/types.js';
-import { invalidInput } from '../domain/errors.js';
+import { GatewayError, invalidInput } from '../domain/errors.js';
 import { withoutHopByHop, type UpstreamRequest } from './upstream.js';
 
 const FIELD = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const EXACT_FIELD = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
-type Input = Record<string, unknown>;
+/** A probe's answer is one account record: an internal safety cap, not a product limit. */
+const PROBE_MAX_RESPONSE_BYTES = 1024 * 1024;
 
-function asText(value: unknown): string {
-  return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
-}
+/** How long a request may take and how much of its answer is read. */
+export type UpstreamLimits = Pick<UpstreamRequest, 'timeoutMs' | 'maxResponseBytes'>;
+
+type Input = Record<string, unknown>;
 
 function absent(value: unknown): boolean {
   return value === undefined || value === null;
@@ -39,8 +42,21 @@ function lowerCased(headers: Record<string, string> | undefined): Record<string,
   return Object.fromEntries(Object.entries(withoutHopByHop(headers ?? {})).map(([name, value]) => [name.toLowerCase(), value]));
 }
 
+/**
+ * The last guard before a credential leaves: the URL must stay under the provider's base URL (same origin,
+ * inside its path). Path fields are single encoded segments, so only a template itself could break this.
+ */
+function underBaseUrl(provider: Provider, url: URL): URL {
+  const base = new URL(provider.base_url);
+  const basePath = base.pathname.replace(/\/+$/, '');
+  if (url.origin !== base.origin || !(url.pathname === basePath || url.pathname.startsWith(`${basePath}/`))) {
+    throw new GatewayError('upstream_error', `${provider.slug}: the request path leaves ${provider.base_url}; nothing was sent`);
+  }
+  return url;
+}
+
 function startRequest(provider: Provider, method: string, path: string, templateHeaders: Record<string, string> | undefined) {
-  const url = new URL(joinUrl(provider.base_url, path));
+  const url = underBaseUrl(provider, new URL(joinUrl(provider.base_url, path)));
   const headers: Record<string, string> = {
     accept: 'application/json',
     'user-agent': 'task-gateway',
@@ -55,14 +71,14 @@ function renderTemplate(template: JsonTemplate, input: Input): JsonTemplate | un
   if (typeof template === 'string') {
     const exact = EXACT_FIELD.exec(template);
     if (exact) return absent(input[exact[1]]) ? undefined : (input[exact[1]] as JsonTemplate);
-    return template.replace(FIELD, (_match, field: string) => (absent(input[field]) ? '' : asText(input[field])));
+    return template.replace(FIELD, (_match, field: string) => (absent(input[field]) ? '' : templateText(input[field])));
   }
   if (Array.isArray(template)) return template.map((item) => renderTemplate(item, input)).filter((item) => item !== undefined) as JsonTemplate[];
   if (template && typeof template === 'object') {
     const keys = Object.keys(template);
     if (keys.length === 1 && keys[0] === '$base64url') {
       const rendered = renderTemplate(template.$base64url, input);
-      return Buffer.from(typeof rendered === 'string' ? rendered : asText(rendered), 'utf8').toString('base64url');
+      return Buffer.from(typeof rendered === 'string' ? rendered : templateText(rendered), 'utf8').toString('base64url');
     }
     const out: Record<string, JsonTemplate> = {};
     for (const key of keys) {
@@ -88,37 +104,30 @@ function formEncode(value: unknown): string {
 }
 
 /**
- * Renders a task's request template (DESIGN.md section 4, docs/catalog.md): `{field}` in the path and
- * query is the input field, URL-encoded; a query entry naming an absent field is left out; POST, PUT
- * and PATCH send the rendered body template, or the input minus the fields the path used, as JSON or
- * as a form.
+ * Renders a task's request template (DESIGN.md section 4, docs/catalog.md): `{field}` in the path is the
+ * input field as one percent-encoded segment (`/` included; empty, `.` and `..` refused), in the query
+ * the input field URL-encoded; a query entry naming an absent field is left out; POST, PUT and PATCH send
+ * the rendered body template, or the input minus the fields the path used, as JSON or as a form.
  */
-export function buildTaskRequest(
-  provider: Provider,
-  template: TaskRequest,
-  input: Input,
-  secret: string | undefined,
-  timeoutMs: number,
-): UpstreamRequest {
+export function buildTaskRequest(provider: Provider, template: TaskRequest, input: Input, secret: string | undefined, limits: UpstreamLimits): UpstreamRequest {
+  const problems = pathFieldProblems(template.path, input);
+  if (problems.length) throw invalidInput(`the request path cannot be built: ${problems.map((p) => `${p.name} ${p.reason}`).join('; ')}`, problems);
   const pathFields = new Set<string>();
   const path = template.path.replace(FIELD, (_match, field: string) => {
-    if (absent(input[field])) {
-      throw invalidInput(`${field} is required to build this task's request`, [{ name: field, reason: 'is required' }]);
-    }
     pathFields.add(field);
-    return encodeURIComponent(asText(input[field]));
+    return encodeURIComponent(templateText(input[field]));
   });
   const { url, headers, method } = startRequest(provider, template.method, path, template.headers);
   for (const [name, valueTemplate] of Object.entries(template.query ?? {})) {
     let missing = false;
     const value = valueTemplate.replace(FIELD, (_match, field: string) => {
       if (absent(input[field])) missing = true;
-      return missing ? '' : asText(input[field]);
+      return missing ? '' : templateText(input[field]);
     });
     if (!missing) url.searchParams.append(name, value);
   }
   if (secret !== undefined) applySecret(provider, secret, url, headers);
-  const upstream: UpstreamRequest = { method, url: url.toString(), headers, timeoutMs };
+  const upstream: UpstreamRequest = { method, url: url.toString(), headers, ...limits };
   if (WITH_BODY.has(method)) {
     const body =
       template.body !== undefined
@@ -141,5 +150,5 @@ export function buildProbeRequest(provider: Provider, secret: string, timeoutMs:
   const probe = provider.probe!;
   const { url, headers, method } = startRequest(provider, probe.method, probe.path, undefined);
   applySecret(provider, secret, url, headers);
-  return { method, url: url.toString(), headers, timeoutMs };
+  return { method, url: url.toString(), headers, timeoutMs, maxResponseBytes: PROBE_MAX_RESPONSE_BYTES };
 }

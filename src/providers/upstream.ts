@@ -1,4 +1,4 @@
-import { Agent, request } from 'undici';
+import { Agent, request, type Dispatcher } from 'undici';
 
 /** One request to a provider, fully rendered (credential included); never logged or captured. */
 export interface UpstreamRequest {
@@ -7,6 +7,8 @@ export interface UpstreamRequest {
   headers: Record<string, string>;
   body?: string;
   timeoutMs: number;
+  /** A longer answer is a fault: reading stops at this many bytes and the rest is never fetched. */
+  maxResponseBytes: number;
 }
 
 export interface UpstreamAnswer {
@@ -15,10 +17,17 @@ export interface UpstreamAnswer {
   body: unknown;
 }
 
-/** The provider could not be reached or did not answer in time: no HTTP answer exists. */
+/**
+ * No usable HTTP answer: the provider could not be reached, did not answer in time, or answered more than
+ * the request's limit. `message` says what failed in words an operator acts on ("connect refused",
+ * "could not resolve api.example.com", "no answer within 10000 ms", "answer larger than 10485760 bytes").
+ */
 export class UpstreamUnreachable extends Error {
-  constructor(readonly reason: 'timeout' | 'network') {
-    super(reason === 'timeout' ? 'the provider did not answer in time' : 'the provider could not be reached');
+  constructor(
+    readonly reason: 'timeout' | 'network' | 'too_large',
+    message: string,
+  ) {
+    super(message);
   }
 }
 
@@ -56,7 +65,55 @@ function parseBody(text: string, contentType: string | undefined): unknown {
   return text;
 }
 
-/** Sends one request; any HTTP answer (including 4xx and 5xx) is returned, only its absence throws. */
+const UNRESOLVED = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_NODATA', 'EAI_FAIL']);
+const NETWORK_WORDS: Record<string, string> = {
+  ECONNREFUSED: 'connect refused',
+  ECONNRESET: 'connection reset',
+  EPIPE: 'connection reset',
+  UND_ERR_SOCKET: 'connection closed before the answer was complete',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+};
+
+/** What went wrong on the way, from the error undici or the socket raised. */
+function unreachable(err: unknown, upstream: UpstreamRequest, signal: AbortSignal): UpstreamUnreachable {
+  if (err instanceof UpstreamUnreachable) return err;
+  const code = (err as { code?: string }).code ?? '';
+  if (signal.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+    return new UpstreamUnreachable('timeout', `no answer within ${upstream.timeoutMs} ms`);
+  }
+  if (UNRESOLVED.has(code)) return new UpstreamUnreachable('network', `could not resolve ${new URL(upstream.url).hostname}`);
+  if (NETWORK_WORDS[code]) return new UpstreamUnreachable('network', NETWORK_WORDS[code]);
+  if (/^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED)/.test(code)) return new UpstreamUnreachable('network', `TLS failed (${code})`);
+  return new UpstreamUnreachable('network', code ? `network error (${code})` : 'network error');
+}
+
+function tooLarge(limit: number): UpstreamUnreachable {
+  return new UpstreamUnreachable('too_large', `answer larger than ${limit} bytes`);
+}
+
+/** The answer's bytes, never more than the limit: past it the body is destroyed (its connection closed) unread. */
+async function readLimited(response: Dispatcher.ResponseData, limit: number): Promise<Buffer> {
+  const { body } = response;
+  if (Number(response.headers['content-length']) > limit) {
+    // Destroyed unread, undici reports the abort as an error on the body: that abort is the point here.
+    body.once('error', () => undefined).destroy();
+    throw tooLarge(limit);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) {
+      body.destroy();
+      throw tooLarge(limit);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+/** Sends one request; any HTTP answer (including 4xx and 5xx) within the size limit is returned, else it throws. */
 export async function sendUpstream(upstream: UpstreamRequest): Promise<UpstreamAnswer> {
   const signal = AbortSignal.timeout(upstream.timeoutMs);
   try {
@@ -69,12 +126,10 @@ export async function sendUpstream(upstream: UpstreamRequest): Promise<UpstreamA
       headersTimeout: upstream.timeoutMs,
       bodyTimeout: upstream.timeoutMs,
     });
-    const text = await response.body.text();
+    const text = (await readLimited(response, upstream.maxResponseBytes)).toString('utf8');
     const contentType = response.headers['content-type'];
     return { status: response.statusCode, body: parseBody(text, Array.isArray(contentType) ? contentType[0] : contentType) };
   } catch (err) {
-    const code = (err as { code?: string }).code;
-    const timedOut = signal.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
-    throw new UpstreamUnreachable(timedOut ? 'timeout' : 'network');
+    throw unreachable(err, upstream, signal);
   }
 }

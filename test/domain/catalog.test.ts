@@ -371,7 +371,7 @@ describe('built-in request templates', () => {
     const c = catalog();
     const t = c.tasks.get(id)!;
     checkTaskInput(t, input);
-    return buildTaskRequest(c.providers.get(t.provider)!, t.request!, input, secret, 1000);
+    return buildTaskRequest(c.providers.get(t.provider)!, t.request!, input, secret, { timeoutMs: 1000, maxResponseBytes: 1024 * 1024 });
   };
 
   it('encodes path fields and leaves out absent query fields, with no secret for public data', () => {

@@ -1,6 +1,8 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { invalidInput, type InvalidParam } from '../errors.js';
+import { invalidInput, type GatewayError, type InvalidParam } from '../errors.js';
+import { findIllFormedValue } from '../json-values.js';
+import { placeholdersOf } from './schema.js';
 import type { JsonSchema, Task } from './types.js';
 
 /**
@@ -32,11 +34,19 @@ export function attachValidator(task: Task, validate: ValidateFunction): void {
   compiled.set(task, validate);
 }
 
-function fieldName(error: ErrorObject): string {
-  const steps = error.instancePath.split('/').slice(1).map((step) => step.replace(/~1/g, '/').replace(/~0/g, '~'));
+/** A field's name as callers write it: `latitude`, `attendees[0].email`; the input itself is `input`. */
+function fieldName(steps: Array<string | number>): string {
+  return steps.reduce<string>((name, step) => (typeof step === 'number' ? `${name}[${step}]` : name ? `${name}.${step}` : step), '') || 'input';
+}
+
+function failingField(error: ErrorObject): string {
+  const steps: Array<string | number> = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((step) => (/^\d+$/.test(step) ? Number(step) : step.replace(/~1/g, '/').replace(/~0/g, '~')));
   if (error.keyword === 'required') steps.push((error.params as { missingProperty: string }).missingProperty);
   if (error.keyword === 'additionalProperties') steps.push((error.params as { additionalProperty: string }).additionalProperty);
-  return steps.reduce((name, step) => (/^\d+$/.test(step) ? `${name}[${step}]` : name ? `${name}.${step}` : step), '') || 'input';
+  return fieldName(steps);
 }
 
 function reasonOf(error: ErrorObject): string {
@@ -46,9 +56,29 @@ function reasonOf(error: ErrorObject): string {
   return error.message ?? 'is invalid';
 }
 
+/** How a request template writes a field's value: text as it is, anything else as its JSON text. */
+export function templateText(value: unknown): string {
+  return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
+}
+
 /**
- * The task input's problems against its JSON Schema, one per failing field (`name` is the field's path,
- * e.g. `latitude` or `attendees[0].email`); empty when the input is valid. Declared defaults are filled in.
+ * A path field's value is exactly one path segment (it is percent-encoded whole, `/` included): absent,
+ * empty, `.` or `..` would send the request, credential and all, to another path of the provider.
+ */
+export function pathFieldProblems(path: string, input: Record<string, unknown>): InvalidParam[] {
+  const problems: InvalidParam[] = [];
+  for (const field of new Set(placeholdersOf(path))) {
+    const value = input[field];
+    if (value === undefined || value === null) problems.push({ name: field, reason: 'is required' });
+    else if (['', '.', '..'].includes(templateText(value))) problems.push({ name: field, reason: 'must not be empty, "." or "..": it is one segment of the request path' });
+  }
+  return problems;
+}
+
+/**
+ * The task input's problems, one per failing field (`name` is the field's path, e.g. `latitude` or
+ * `attendees[0].email`); empty when the input is valid. First the task's JSON Schema (declared defaults
+ * are filled in), then the fields its request path takes.
  */
 export function taskInputProblems(task: Task, input: unknown): InvalidParam[] {
   let validate = compiled.get(task);
@@ -56,22 +86,39 @@ export function taskInputProblems(task: Task, input: unknown): InvalidParam[] {
     validate = compileInputSchema(task.input);
     compiled.set(task, validate);
   }
-  if (validate(input)) return [];
-  const seen = new Set<string>();
-  const problems: InvalidParam[] = [];
-  for (const error of validate.errors ?? []) {
-    const problem = { name: fieldName(error), reason: reasonOf(error) };
-    const key = `${problem.name}\u0000${problem.reason}`;
-    if (!seen.has(key)) problems.push(problem);
-    seen.add(key);
+  if (!validate(input)) {
+    const seen = new Set<string>();
+    const problems: InvalidParam[] = [];
+    for (const error of validate.errors ?? []) {
+      const problem = { name: failingField(error), reason: reasonOf(error) };
+      const key = `${problem.name}\u0000${problem.reason}`;
+      if (!seen.has(key)) problems.push(problem);
+      seen.add(key);
+    }
+    return problems;
   }
-  return problems;
+  return task.request ? pathFieldProblems(task.request.path, input as Record<string, unknown>) : [];
+}
+
+function inputRefused(task: Task, problems: InvalidParam[]): GatewayError {
+  return invalidInput(`the input does not match ${task.id}: ${problems.map((p) => `${p.name} ${p.reason}`).join('; ')}`, problems);
 }
 
 /** Throws 400 invalid_input with `invalid_params` when the input does not match the task's schema. */
 export function checkTaskInput(task: Task, input: unknown): void {
   const problems = taskInputProblems(task, input);
-  if (problems.length) {
-    throw invalidInput(`the input does not match ${task.id}: ${problems.map((p) => `${p.name} ${p.reason}`).join('; ')}`, problems);
-  }
+  if (problems.length) throw inputRefused(task, problems);
+}
+
+/**
+ * The run's own copy of a caller's input, checked and with declared defaults filled in. A string holding
+ * NUL or a lone surrogate, or nesting deeper than the JSON limit, is refused first, before the copy is
+ * made (copying is what a ten-thousand-deep value breaks) and before anything is written or sent.
+ */
+export function checkedTaskInput(task: Task, input: Record<string, unknown>): Record<string, unknown> {
+  const illFormed = findIllFormedValue(input);
+  if (illFormed) throw inputRefused(task, [{ name: fieldName(illFormed.path), reason: illFormed.reason }]);
+  const copy = structuredClone(input);
+  checkTaskInput(task, copy);
+  return copy;
 }

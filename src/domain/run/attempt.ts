@@ -9,7 +9,10 @@ import type { Plan } from './credentials.js';
 /** How one route's try ended. */
 export type Attempt =
   | { kind: 'hit'; output: unknown; status: number; secrets: string[] }
-  /** `next`: the fault may be worked around on another route (network, timeout, 5xx, 429). */
+  /**
+   * `reason` names the route's provider and what failed ("frankfurter: connect refused", "newsapi: HTTP 503");
+   * `next`: the fault may be worked around on another route (network, timeout, oversized answer, 5xx, 429).
+   */
   | { kind: 'fault'; reason: string; status: number | null; next: boolean; secrets: string[] }
   /** The provider refused the customer's own credential (401/403). */
   | { kind: 'refused'; status: number; secrets: string[] }
@@ -18,12 +21,12 @@ export type Attempt =
 
 async function runBuiltin(plan: Plan): Promise<Attempt> {
   const handler = builtinHandlers[plan.task.handler ?? ''];
-  if (!handler) return { kind: 'fault', reason: `no built-in handler ${plan.task.handler}`, status: null, next: true, secrets: [] };
+  if (!handler) return { kind: 'fault', reason: `${plan.task.provider}: no built-in handler ${plan.task.handler}`, status: null, next: true, secrets: [] };
   try {
     return { kind: 'hit', output: await handler(plan.input), status: 200, secrets: [] };
   } catch (err) {
     if (err instanceof GatewayError) return { kind: 'answered', error: err, secrets: [] };
-    return { kind: 'fault', reason: `${plan.task.id} failed`, status: null, next: true, secrets: [] };
+    return { kind: 'fault', reason: `${plan.task.provider}: ${plan.task.id} failed`, status: null, next: true, secrets: [] };
   }
 }
 
@@ -35,20 +38,23 @@ async function secretFor(gateway: Gateway, plan: Plan): Promise<string> {
 /** Tries one route once. Never throws for what a provider does; the caller decides what the outcome means. */
 export async function attempt(gateway: Gateway, plan: Plan): Promise<Attempt> {
   if (plan.task.kind === 'utility') return runBuiltin(plan);
+  const slug = plan.task.provider;
   const needsSecret = plan.identity !== 'anonymous';
   let secret: string | undefined;
   try {
     secret = needsSecret ? await secretFor(gateway, plan) : undefined;
   } catch (err) {
-    if (err instanceof GatewayError && err.code === 'upstream_error') return { kind: 'fault', reason: err.message, status: null, next: true, secrets: [] };
+    if (err instanceof GatewayError && err.code === 'upstream_error') return { kind: 'fault', reason: `${slug}: ${err.message}`, status: null, next: true, secrets: [] };
     if (err instanceof GatewayError) return { kind: 'answered', error: err, secrets: [] };
     throw err;
   }
   const secrets = secret === undefined ? [] : [secret];
   let request;
   try {
-    request = buildTaskRequest(plan.provider!, plan.task.request!, plan.input, secret, gateway.config.upstream.timeout_ms);
+    const { timeout_ms: timeoutMs, max_response_bytes: maxResponseBytes } = gateway.config.upstream;
+    request = buildTaskRequest(plan.provider!, plan.task.request!, plan.input, secret, { timeoutMs, maxResponseBytes });
   } catch (err) {
+    if (err instanceof GatewayError && err.code === 'upstream_error') return { kind: 'fault', reason: err.message, status: null, next: true, secrets };
     if (err instanceof GatewayError) return { kind: 'answered', error: err, secrets };
     throw err;
   }
@@ -58,12 +64,12 @@ export async function attempt(gateway: Gateway, plan: Plan): Promise<Attempt> {
   try {
     answer = await sendUpstream(request);
   } catch (err) {
-    if (err instanceof UpstreamUnreachable) return { kind: 'fault', reason: `${plan.provider!.name}: ${err.reason}`, status: null, next: true, secrets };
+    if (err instanceof UpstreamUnreachable) return { kind: 'fault', reason: `${slug}: ${err.message}`, status: null, next: true, secrets };
     throw err;
   }
   const { status, body } = answer;
   if (status >= 200 && status < 300) return { kind: 'hit', output: body, status, secrets };
   if (status === 404 && plan.task.not_found === 'empty') return { kind: 'hit', output: body, status, secrets };
   if ((status === 401 || status === 403) && plan.customer) return { kind: 'refused', status, secrets };
-  return { kind: 'fault', reason: `${plan.provider!.name} answered HTTP ${status}`, status, next: status >= 500 || status === 429, secrets };
+  return { kind: 'fault', reason: `${slug}: HTTP ${status}`, status, next: status >= 500 || status === 429, secrets };
 }

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { insertCall, insertCapture, settleCall, type CallOutcome, type CallRow } from '../../db/repos/calls.js';
 import { touchConnection } from '../../db/repos/connections.js';
 import type { Caller } from '../callers.js';
-import { checkTaskInput } from '../catalog/input.js';
+import { checkedTaskInput } from '../catalog/input.js';
 import type { Task } from '../catalog/types.js';
 import { markNeedsReauth } from '../connections/connections.js';
 import { reconnectUrl } from '../connections/oauth.js';
@@ -15,7 +15,7 @@ import { actingPrincipal, isUserPrincipal } from '../principals.js';
 import { attempt } from './attempt.js';
 import { planRoutes, type Plan } from './credentials.js';
 import { microsToUsd, type RunRequest } from './request.js';
-import { chooseRoutes } from './routes.js';
+import { chooseRoutes, type Route } from './routes.js';
 
 /** Exactly what the receipt carries (DESIGN.md section 6). */
 export interface Receipt {
@@ -168,7 +168,7 @@ async function settle(
  * customer credential never moves to a route that charges. A refused customer credential answers 401
  * connection_invalid (a connection becomes needs_reauth) and never falls back. Errors carry `call_id`.
  */
-async function perform(ctx: CallContext, plans: Plan[]): Promise<Run> {
+async function perform(ctx: CallContext, routes: Route[], plans: Plan[]): Promise<Run> {
   const { gateway, caller } = ctx;
   const now = Date.now();
   const callId = newId('call', now);
@@ -177,12 +177,15 @@ async function perform(ctx: CallContext, plans: Plan[]): Promise<Run> {
     insertCall(gateway.db, callRow(ctx, callId, first.task, now, { identity: first.identity, connection_id: first.connection?.id ?? null }), true),
     recordPrincipalActivity(gateway.db, caller.organization.id, ctx.principal, now),
   ]);
-  const failures: string[] = [];
+  const failures = new Map<Task, string>();
   let customerFaulted = false;
   let last = first;
   let secrets: string[] = [];
   for (const plan of plans) {
-    if (customerFaulted && plan.chargeMicros > 0) continue;
+    if (customerFaulted && plan.chargeMicros > 0) {
+      failures.set(plan.task, `${plan.task.provider}: skipped, it charges and the customer credential failed`);
+      continue;
+    }
     last = plan;
     const result = await attempt(gateway, plan);
     secrets = [...secrets, ...result.secrets];
@@ -219,12 +222,22 @@ async function perform(ctx: CallContext, plans: Plan[]): Promise<Run> {
       await settle(ctx, callId, plan, 'fault', result.error.status, result.error.code, undefined, secrets);
       throw new GatewayError(result.error.code, result.error.message, { ...result.error.extras, call_id: callId });
     }
-    failures.push(result.reason);
+    failures.set(plan.task, result.reason);
     if (plan.customer) customerFaulted = true;
     if (!result.next) break;
   }
   await settle(ctx, callId, last, 'fault', 502, 'upstream_error', undefined, secrets);
-  throw new GatewayError('upstream_error', `the provider failed: ${failures.join('; ')}`, { call_id: callId });
+  const report = routeReport(routes, plans, failures);
+  gateway.log.warn({ call_id: callId, task: ctx.request.taskId }, `upstream fault: ${report}`);
+  throw new GatewayError('upstream_error', `no route answered: ${report}`, { call_id: callId });
+}
+
+/** What became of each route, in route order: its fault, or that it was skipped ("newsapi: skipped, no credential"). */
+function routeReport(routes: Route[], plans: Plan[], failures: Map<Task, string>): string {
+  const planned = new Set(plans.map((plan) => plan.task));
+  return routes
+    .flatMap((route) => failures.get(route.task) ?? (planned.has(route.task) ? [] : [`${route.task.provider}: skipped, no credential`]))
+    .join('; ');
 }
 
 /**
@@ -240,14 +253,13 @@ export async function runTask(gateway: Gateway, caller: Caller, request: RunRequ
     });
   }
   const task = taskToRun(gateway, request);
-  const input = structuredClone(request.input);
-  checkTaskInput(task, input);
+  const input = checkedTaskInput(task, request.input);
   const principal = runPrincipal(caller, request, task);
   const ctx: CallContext = { gateway, caller, principal, request, input, started };
   const routes = await chooseRoutes(gateway, task, input, request);
   if (!routes.length) await recordMiss(ctx, task);
   const plans = await planRoutes(gateway, caller.organization.id, principal, task, routes, request);
-  const work = () => perform(ctx, plans);
+  const work = () => perform(ctx, routes, plans);
   const run =
     request.idempotencyKey === undefined
       ? await work()

@@ -1,0 +1,24 @@
+import type { Server } from '@hapi/hapi';
+import { invalidInput } from '../domain/errors.js';
+import { findIllFormedValue } from '../domain/json-values.js';
+
+function isParsedJson(payload: unknown): payload is object {
+  if (typeof payload !== 'object' || payload === null) return false;
+  const prototype = Object.getPrototypeOf(payload);
+  return Array.isArray(payload) || prototype === Object.prototype || prototype === null;
+}
+
+/**
+ * A body nested deeper than the JSON limit is 400 invalid_input on every route, before validation or a
+ * handler walks it. Text inside bodies is the fields' own rule (joi), and a run's task input, which no
+ * schema of this layer describes, is checked whole, text included, where the run reads it.
+ */
+export function rejectDeepBodies(server: Server): void {
+  server.ext('onPostAuth', (request, h) => {
+    if (!isParsedJson(request.payload)) return h.continue;
+    const deep = findIllFormedValue(request.payload, { text: false });
+    if (!deep) return h.continue;
+    const name = ['payload', ...deep.path].join('.');
+    throw invalidInput(`${name} ${deep.reason}`, [{ name, reason: deep.reason }]);
+  });
+}
