@@ -20,7 +20,7 @@ export interface Config {
   };
   connect: { session_ttl_s: number };
   connections_page: { ttl_s: number };
-  upstream: { timeout_ms: number };
+  upstream: { timeout_ms: number; max_response_bytes: number };
   mcp: { enabled: boolean };
   log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
   providers: Record<string, { base_url?: string }>;
@@ -63,7 +63,10 @@ export const configSchema = Joi.object<Config>({
   }).default(),
   connect: Joi.object({ session_ttl_s: Joi.number().integer().min(60).max(86400).default(900) }).default(),
   connections_page: Joi.object({ ttl_s: Joi.number().integer().min(60).max(7 * 86400).default(3600) }).default(),
-  upstream: Joi.object({ timeout_ms: Joi.number().integer().min(100).max(600000).default(10000) }).default(),
+  upstream: Joi.object({
+    timeout_ms: Joi.number().integer().min(100).max(600000).default(10000),
+    max_response_bytes: Joi.number().integer().min(1).max(1024 * 1024 * 1024).default(10485760),
+  }).default(),
   mcp: Joi.object({ enabled: Joi.boolean().default(true) }).default(),
   log: Joi.object({
     level: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),

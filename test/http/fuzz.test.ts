@@ -4,7 +4,8 @@ import type { RequestRoute } from '@hapi/hapi';
 import { loadConfig } from '../../src/config/load.js';
 import { loadCatalog } from '../../src/domain/catalog/load.js';
 import { errorCodes, type ErrorCode } from '../../src/domain/errors.js';
-import { eachDialect, type Harness, type InjectResult } from '../support/harness.js';
+import { startFakeProvider } from '../support/fake-provider.js';
+import { eachDialect, problem, type Harness, type InjectResult } from '../support/harness.js';
 
 // Every provider points at a closed local port, so a request that does reach an upstream fails here, never on the internet.
 const deadUpstream = 'http://127.0.0.1:9';
@@ -36,6 +37,7 @@ const body = fc.oneof(
   fc.anything({ withNullPrototype: false }).map((value) => ({ text: JSON.stringify(value) ?? 'null', type: 'application/json' })),
   fc.dictionary(fc.constantFrom('task', 'limit', 'principal', 'provider', 'url', 'expires_in', 'redirect_uris', 'credential', 'label', 'default', 'scopes', 'client_id', 'client_secret', 'receipt_options'), nasty).map((value) => ({ text: JSON.stringify(value), type: 'application/json' })),
   fc.constantFrom('{', '{"a":', '\u0000', 'not json', '{"task":"\\ud800"}', '[]', 'null').map((text) => ({ text, type: 'application/json' })),
+  fc.integer({ min: 60, max: 10000 }).map((levels) => ({ text: `{"task":${'['.repeat(levels)}"x"${']'.repeat(levels)}}`, type: 'application/json' })),
   fc.string().map((text) => ({ text, type: 'text/plain' })),
   fc.constant({ text: 'x'.repeat(1024 * 1024 + 10), type: 'application/json' }),
 );
@@ -112,4 +114,80 @@ eachDialect(
     });
   },
   { config: { providers } },
+);
+
+// Behind every provider for the run-input property: a recording upstream, so a refused input that still went out shows.
+const recorder = await startFakeProvider();
+after(() => recorder.close());
+const activeTaskIds = [...catalog.tasks.values()].filter((task) => task.status === 'active').map((task) => task.id);
+
+/** A harmless JSON value: the poison, not these, must be what the answer names. */
+const cleanValue = fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.stringMatching(/^[ -~]{0,20}$/));
+const fieldName = fc.stringMatching(/^[a-z][a-z_]{0,11}$/).filter((name) => name !== 'receipt_options');
+
+/** Text no input may hold: NUL anywhere in it, or a lone surrogate (high or low) anywhere in it. */
+const poisonedText = fc.oneof(
+  fc.tuple(fc.stringMatching(/^[ -~]{0,10}$/), fc.stringMatching(/^[ -~]{0,10}$/)).map(([before, after]) => `${before}\u0000${after}`),
+  fc
+    .tuple(fc.stringMatching(/^[ -~]{0,10}$/), fc.integer({ min: 0xd800, max: 0xdfff }), fc.stringMatching(/^[ -~]{0,10}$/))
+    .map(([before, unit, after]) => `${before}${String.fromCharCode(unit)}${after}`),
+);
+
+/**
+ * A task input with one poison in it, as JSON text (JSON.stringify cannot write ten thousand levels), and the
+ * field the answer must name: ill-formed text as a value or a member name, somewhere under clean members and
+ * arrays, or nesting 65 to 10,000 levels deep (named at its outermost member, by the layer that reads bodies).
+ */
+const poisonedInput = fc
+  .record({
+    clean: fc.dictionary(fieldName, cleanValue, { maxKeys: 4 }),
+    field: fieldName,
+    under: fc.array(fc.oneof(fieldName, fc.constant(0)), { maxLength: 3 }),
+    poison: fc.oneof(
+      poisonedText.map((text) => ({ kind: 'value' as const, text })),
+      poisonedText.map((text) => ({ kind: 'name' as const, text })),
+      fc.integer({ min: 65, max: 10000 }).map((levels) => ({ kind: 'deep' as const, levels })),
+    ),
+  })
+  .map(({ clean, field, under, poison }) => {
+    const steps: Array<string | number> = [field, ...under];
+    let text =
+      poison.kind === 'value'
+        ? JSON.stringify(poison.text)
+        : poison.kind === 'name'
+          ? `{${JSON.stringify(poison.text)}:1}`
+          : `${'['.repeat(poison.levels)}1${']'.repeat(poison.levels)}`;
+    for (const step of [...under].reverse()) text = typeof step === 'number' ? `[${text}]` : `{${JSON.stringify(step)}:${text}}`;
+    const members = Object.entries(clean).filter(([name]) => name !== field).map(([name, value]) => `${JSON.stringify(name)}:${JSON.stringify(value)}`);
+    const named = poison.kind === 'name' ? [...steps, poison.text] : steps;
+    const expected =
+      poison.kind === 'deep'
+        ? `payload.${field}`
+        : named.reduce<string>((name, step) => (typeof step === 'number' ? `${name}[${step}]` : name ? `${name}.${step}` : step), '');
+    return { body: `{${[...members, `${JSON.stringify(field)}:${text}`].join(',')}}`, expected };
+  });
+
+async function countCalls(h: Harness): Promise<number> {
+  return Number((await h.gateway.db.select<{ n: number }>('SELECT COUNT(*) AS n FROM calls'))[0].n);
+}
+
+eachDialect(
+  'a run input holding NUL, a lone surrogate or deep nesting is 400 before anything is written or sent',
+  (h) => {
+    it('refuses it on every active task, naming the field, with no call row and no upstream request', async function () {
+      this.timeout(600000);
+      const calls = await countCalls(h());
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...activeTaskIds), poisonedInput, async (taskId, input) => {
+          const res = await h().request({ method: 'POST', url: `/v1/tasks/${taskId}/run`, headers: { 'content-type': 'application/json' }, payload: input.body });
+          const body = problem(res, 400, 'invalid_input');
+          expect(body.invalid_params.map((p: { name: string }) => p.name), `${taskId} ${input.body.slice(0, 200)}`).to.deep.equal([input.expected]);
+        }),
+        { numRuns: RUNS_PER_ROUTE * 8 },
+      );
+      expect(await countCalls(h())).to.equal(calls);
+      expect(recorder.requests.map((r) => r.path)).to.deep.equal([]);
+    });
+  },
+  { config: { providers: Object.fromEntries([...catalog.providers.keys()].map((slug) => [slug, { base_url: recorder.url }])), rate_limits: { run: 1_000_000 } } },
 );
