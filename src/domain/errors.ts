@@ -1,4 +1,4 @@
-/** Every error code a client can see, with its HTTP status and title (SPEC.md section 7, plus route_not_found). */
+/** Every error code a client can see, with its HTTP status and title (the interface's codes, plus route_not_found and method_not_allowed). */
 export const errorCodes = {
   invalid_input: [400, 'Invalid input'],
   principal_required: [400, 'Principal required'],
@@ -26,6 +26,7 @@ export const errorCodes = {
   webhook_not_found: [404, 'Webhook not found'],
   token_not_found: [404, 'Token not found'],
   route_not_found: [404, 'Route not found'],
+  method_not_allowed: [405, 'Method not allowed'],
   catalog_version_mismatch: [409, 'Catalog version mismatch'],
   connection_ambiguous: [409, 'Connection ambiguous'],
   idempotency_in_flight: [409, 'Idempotent request in flight'],

@@ -21,6 +21,20 @@ declare module '@hapi/hapi' {
 
 const BEARER = /^Bearer +([^\s]+) *$/i;
 
+/** Every 401 of the strategy names the scheme to use (RFC 6750), so MCP clients and other tools know how to sign in. */
+const CHALLENGE = { 'WWW-Authenticate': 'Bearer' };
+
+async function authenticateBearer(gateway: Gateway, header: string | undefined, origin: string | undefined): Promise<Caller> {
+  const match = header ? BEARER.exec(header) : null;
+  if (!match) throw new GatewayError('unauthenticated', 'send Authorization: Bearer <key>', {}, CHALLENGE);
+  try {
+    return await authenticate(gateway.db, match[1], origin);
+  } catch (error) {
+    if (error instanceof GatewayError && error.status === 401) throw new GatewayError(error.code, error.message, error.extras, { ...error.headers, ...CHALLENGE });
+    throw error;
+  }
+}
+
 function checkAccess(caller: Caller, access: RouteAccess): void {
   if (caller.kind === 'user_token' && !access.userTokens) {
     throw new GatewayError('role_forbidden', 'a principal-bound token cannot call this operation; use an organization key');
@@ -34,10 +48,7 @@ function checkAccess(caller: Caller, access: RouteAccess): void {
 export function registerAuth(server: Server, gateway: Gateway): void {
   server.auth.scheme('gateway-bearer', () => ({
     async authenticate(request: Request, h: ResponseToolkit) {
-      const header = request.headers.authorization as string | undefined;
-      const match = header ? BEARER.exec(header) : null;
-      if (!match) throw new GatewayError('unauthenticated', 'send Authorization: Bearer <key>');
-      const caller = await authenticate(gateway.db, match[1], request.headers.origin as string | undefined);
+      const caller = await authenticateBearer(gateway, request.headers.authorization as string | undefined, request.headers.origin as string | undefined);
       checkAccess(caller, request.route.settings.plugins?.gateway ?? {});
       return h.authenticated({ credentials: { caller } });
     },

@@ -8,6 +8,7 @@ import { connectionRoutes } from './connections/index.js';
 import { discoverRoutes } from './discover/index.js';
 import { grantRoutes } from './grants/index.js';
 import { hostedRoutes } from './hosted/index.js';
+import { mcpRoutes } from './mcp/index.js';
 import { oauthAppRoutes } from './oauth-apps/index.js';
 import { principalRoutes } from './principals/index.js';
 import { providerRoutes } from './providers/index.js';
@@ -19,4 +20,4 @@ import { usageRoutes } from './usage/index.js';
 import { webhookRoutes } from './webhooks/index.js';
 
 /** Every resource's plugin; the server registers them in this order. */
-export const routePlugins: Plugin<Gateway>[] = [systemRoutes, tokenRoutes, principalRoutes, grantRoutes, redirectUriRoutes, oauthAppRoutes, discoverRoutes, webhookRoutes, connectionRoutes, taskRoutes, capabilityRoutes, providerRoutes, connectRoutes, hostedRoutes, callRoutes, captureRoutes, usageRoutes];
+export const routePlugins: Plugin<Gateway>[] = [systemRoutes, tokenRoutes, principalRoutes, grantRoutes, redirectUriRoutes, oauthAppRoutes, discoverRoutes, webhookRoutes, connectionRoutes, taskRoutes, capabilityRoutes, providerRoutes, connectRoutes, hostedRoutes, callRoutes, captureRoutes, usageRoutes, mcpRoutes];

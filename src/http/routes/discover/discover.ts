@@ -9,6 +9,12 @@ import { answers, records } from '../../records.js';
 /** A job is a sentence or two (docs/discovery.md); SPEC.md leaves the bound open. */
 const MAX_JOB_LENGTH = 500;
 
+/** The Discover body's fields; the MCP tool discover_tasks takes the same limits. */
+export const discoverFields = {
+  task: fields.text(MAX_JOB_LENGTH).required(),
+  limit: Joi.number().integer().min(1).max(50).default(5),
+};
+
 export const discover = (gateway: Gateway): ServerRoute => ({
   method: 'POST',
   path: '/v1/discover',
@@ -17,10 +23,7 @@ export const discover = (gateway: Gateway): ServerRoute => ({
     plugins: { gateway: { userTokens: true } },
     validate: {
       headers: headers({ 'svc-principal': fields.principal() }),
-      payload: Joi.object({
-        task: fields.text(MAX_JOB_LENGTH).required(),
-        limit: Joi.number().integer().min(1).max(50).default(5),
-      }).required(),
+      payload: Joi.object(discoverFields).required(),
     },
   },
   handler: (request) => {

@@ -1,0 +1,95 @@
+import type { ServerRoute } from '@hapi/hapi';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import Joi from 'joi';
+import type { Catalog, Task } from '../../../domain/catalog/types.js';
+import { GatewayError, invalidInput } from '../../../domain/errors.js';
+import type { Gateway } from '../../../domain/gateway.js';
+import { callerOf } from '../../auth.js';
+import { CATALOG_VERSION_HEADER } from '../../catalog-version.js';
+import { fields } from '../../fields.js';
+import { answers, records } from '../../records.js';
+import { runHeaders } from '../tasks/run.js';
+import { MAX_PINNED_TASKS, MCP_PATH, pinnedTaskIds, pinnedTaskProblems } from './pinned.js';
+import { mcpServer } from './server.js';
+import { fixedTools, pinnedTool } from './tools.js';
+
+/** A JSON-RPC 2.0 response: a result, or an error for a protocol fault (tool errors are results with isError). */
+const jsonRpcResponse = Joi.object({
+  jsonrpc: Joi.string().valid('2.0').required(),
+  id: Joi.alternatives(Joi.string(), Joi.number(), Joi.valid(null)),
+  result: Joi.object().unknown(true),
+  error: Joi.object({ code: Joi.number().integer().required(), message: Joi.string().required(), data: Joi.any() }),
+})
+  .xor('result', 'error')
+  .id('JsonRpcResponse');
+
+/** The answers of POST /v1/mcp besides problem+json: the JSON-RPC response(s), or 202 for notifications only. */
+const mcpAnswers = answers({
+  200: Joi.alternatives(jsonRpcResponse, Joi.array().items(jsonRpcResponse)).description('the JSON-RPC response, or one per request of a batch'),
+  202: records.empty.description('the message held only notifications or responses'),
+});
+
+/** The tasks `?tasks=id1,id2` pins, checked before any MCP: at most 20, each in the catalog and active. */
+function pinnedTasks(catalog: Catalog, list: string | undefined): Task[] {
+  if (list === undefined) return [];
+  const ids = pinnedTaskIds(list);
+  const problems = pinnedTaskProblems(catalog, ids);
+  if (problems.length) {
+    throw invalidInput(`tasks can pin up to ${MAX_PINNED_TASKS} active tasks of the catalog: ${problems.join('; ')}`, problems.map((reason) => ({ name: 'query.tasks', reason })));
+  }
+  return ids.map((id) => catalog.tasks.get(id)!);
+}
+
+/**
+ * POST /v1/mcp: MCP over Streamable HTTP, stateless and answered in plain JSON. hapi authenticates and
+ * parses (so 401, 413 and malformed JSON leave by the one problem+json path); the SDK's transport then
+ * answers the JSON-RPC message on the raw response, and hapi steps aside.
+ */
+const mcpPost = (gateway: Gateway): ServerRoute => ({
+  method: 'POST',
+  path: MCP_PATH,
+  options: {
+    description: 'MCP over Streamable HTTP (stateless, JSON answers): the tools discover_tasks, describe_task, run_task and pinned tasks',
+    response: mcpAnswers,
+    plugins: { gateway: { userTokens: true } },
+    validate: {
+      headers: runHeaders,
+      query: Joi.object({ tasks: fields.text(MAX_PINNED_TASKS * 101) }),
+      // A JSON-RPC message or a batch; whether it is well-formed JSON-RPC is the protocol's to answer.
+      payload: Joi.alternatives(Joi.object().unknown(true), Joi.array()).required(),
+    },
+  },
+  async handler(request, h) {
+    const tools = [...fixedTools, ...pinnedTasks(gateway.catalog, request.query.tasks as string | undefined).map(pinnedTool)];
+    const server = mcpServer({
+      context: { gateway, caller: callerOf(request), header: (name) => request.headers[name] as string | undefined },
+      tools,
+      publicUrl: gateway.config.server.public_url,
+      onFault: (error) => {
+        request.app.faulted = { name: (error as Error)?.name ?? 'Error' };
+      },
+    });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const { req, res } = request.raw;
+    // server.inject's simulated requests carry no rawHeaders, which the SDK's Node adapter reads.
+    req.rawHeaders ??= Object.entries(req.headers).flatMap(([name, value]) => [value ?? ''].flat().flatMap((one) => [name, String(one)]));
+    res.once('close', () => void server.close());
+    await server.connect(transport);
+    res.setHeader(CATALOG_VERSION_HEADER, gateway.catalog.version);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    await transport.handleRequest(req, res, request.payload);
+    return h.abandon;
+  },
+});
+
+/** The endpoint keeps no sessions and opens no event streams: GET and DELETE are 405. */
+const notAllowed = (method: 'GET' | 'DELETE'): ServerRoute => ({
+  method,
+  path: MCP_PATH,
+  options: { auth: false, plugins: { openapi: { errors: ['method_not_allowed'] } } },
+  handler() {
+    throw new GatewayError('method_not_allowed', `${method} is not used on ${MCP_PATH}: the endpoint is stateless; POST each JSON-RPC message`, {}, { Allow: 'POST' });
+  },
+});
+
+export const mcpEndpoint = (gateway: Gateway): ServerRoute[] => [mcpPost(gateway), notAllowed('GET'), notAllowed('DELETE')];

@@ -1,0 +1,26 @@
+import type { Catalog } from '../../../domain/catalog/types.js';
+
+export const MCP_PATH = '/v1/mcp';
+
+/** How many tasks `?tasks=` may pin as tools of their own. */
+export const MAX_PINNED_TASKS = 20;
+
+/** `id1, id2,id1` -> [id1, id2]. */
+export function pinnedTaskIds(list: string): string[] {
+  return [...new Set(list.split(',').map((id) => id.trim()).filter(Boolean))];
+}
+
+/** Why these ids cannot be pinned, one reason each: too many, not in the catalog, or not active. Empty when they can. */
+export function pinnedTaskProblems(catalog: Catalog, ids: string[]): string[] {
+  if (ids.length > MAX_PINNED_TASKS) return [`${ids.length} task ids given; at most ${MAX_PINNED_TASKS} can be pinned`];
+  return ids.flatMap((id) => {
+    const task = catalog.tasks.get(id);
+    if (!task) return [`no task ${id}`];
+    return task.status === 'active' ? [] : [`task ${id} is ${task.status}`];
+  });
+}
+
+/** The endpoint's address, with the pinned tasks as `?tasks=` when there are any. */
+export function mcpUrl(publicUrl: string, taskIds: string[]): string {
+  return `${publicUrl}${MCP_PATH}${taskIds.length ? `?tasks=${taskIds.map(encodeURIComponent).join(',')}` : ''}`;
+}

@@ -1,0 +1,173 @@
+import Joi from 'joi';
+import joiToJson from 'joi-to-json';
+import { presentTask } from '../../../domain/catalog/present.js';
+import { findActiveTask, findProvider } from '../../../domain/catalog/query.js';
+import type { JsonSchema, Task } from '../../../domain/catalog/types.js';
+import type { Caller } from '../../../domain/callers.js';
+import { discover } from '../../../domain/discovery/discover.js';
+import { readiness } from '../../../domain/discovery/readiness.js';
+import { invalidInput } from '../../../domain/errors.js';
+import type { Gateway } from '../../../domain/gateway.js';
+import { actingPrincipal } from '../../../domain/principals.js';
+import { consumeRunLimits } from '../../../domain/rate-limits.js';
+import { USD_DECIMAL } from '../../../domain/run/request.js';
+import { runTask } from '../../../domain/run/run.js';
+import { fields } from '../../fields.js';
+import { discoverFields } from '../discover/discover.js';
+import { runRequest } from '../tasks/run.js';
+
+/** What a tool call knows of the HTTP request it came in: the caller and its (validated) run headers. */
+export interface ToolContext {
+  gateway: Gateway;
+  caller: Caller;
+  header(name: string): string | undefined;
+}
+
+export interface Tool {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: JsonSchema;
+  annotations?: { readOnlyHint?: boolean; openWorldHint?: boolean };
+  /** Checks the arguments and answers the tool's result, or throws a GatewayError. */
+  call(context: ToolContext, args: Record<string, unknown>): Promise<Record<string, unknown>>;
+}
+
+/** joi-to-json is CommonJS whose module.exports is the function itself; its types describe an ES default export. */
+const toJsonSchema = joiToJson as unknown as typeof joiToJson.default;
+
+const SLUG_LIST_MAX = 1000;
+
+/** A routing list of provider slugs; joined it must fit where the svc-only / svc-order header would. */
+const providerSlugs = () =>
+  Joi.array()
+    .items(fields.text(100).pattern(/^[a-z0-9-]+$/).messages({ 'string.pattern.base': '{{#label}} must be a provider slug' }))
+    .min(1)
+    .max(50)
+    .custom((slugs: string[], helpers) => (slugs.join(',').length > SLUG_LIST_MAX ? helpers.error('array.max') : slugs));
+
+const taskId = () => fields.pathId().description('a task id from discover_tasks, e.g. open-meteo.weather.current');
+
+/** A tool whose arguments are a joi schema: the same schema checks a call and, as JSON Schema, is the listed inputSchema. */
+function toolWithArguments<A>(
+  definition: Omit<Tool, 'inputSchema' | 'call'> & {
+    arguments: Joi.ObjectSchema;
+    call(context: ToolContext, args: A): Promise<Record<string, unknown>>;
+  },
+): Tool {
+  const { arguments: schema, call, ...listed } = definition;
+  return {
+    ...listed,
+    inputSchema: toJsonSchema(schema, 'json') as JsonSchema,
+    call(context, args) {
+      const { error, value } = schema.validate(args, { abortEarly: false });
+      if (error) {
+        const params = error.details.map((detail) => ({ name: ['arguments', ...detail.path].join('.'), reason: detail.message }));
+        throw invalidInput(params.map((param) => param.reason).join('; '), params);
+      }
+      return call(context, value as A);
+    },
+  };
+}
+
+interface Routing {
+  only?: string[];
+  order?: string[];
+  sort?: 'cost' | 'latency' | 'reliability';
+  max_cost?: string;
+  zero_retention?: boolean;
+}
+
+interface RunArguments {
+  task_id: string;
+  input: Record<string, unknown>;
+  idempotency_key?: string;
+  routing?: Routing;
+}
+
+/**
+ * A run through the REST run's pipeline: the whole run budget first, then runTask with the RunRequest the
+ * REST route builds. The routing arguments stand for the svc-* headers of the same meaning and win over them.
+ */
+async function run(context: ToolContext, args: RunArguments): Promise<Record<string, unknown>> {
+  const { gateway, caller } = context;
+  const routing = args.routing ?? {};
+  const given: Record<string, string | undefined> = {
+    'svc-only': routing.only?.join(','),
+    'svc-order': routing.order?.join(','),
+    'svc-sort': routing.sort,
+    'svc-max-cost': routing.max_cost,
+    'svc-zero-retention': routing.zero_retention === undefined ? undefined : String(routing.zero_retention),
+    'idempotency-key': args.idempotency_key,
+  };
+  const request = runRequest(args.task_id, args.input, (name) => given[name] ?? context.header(name));
+  // Counted as REST counts a run, before anything else and whatever it answers: a token's own principal, else the one named.
+  await consumeRunLimits(gateway, caller, caller.kind === 'user_token' ? caller.principal! : request.principal);
+  const answer = await runTask(gateway, caller, request);
+  return { ...answer.run };
+}
+
+const discoverTasks = toolWithArguments<{ job: string; limit: number }>({
+  name: 'discover_tasks',
+  title: 'Discover tasks',
+  description:
+    'Find the tasks that can do a job described in plain words; returns candidates best first (with ready: whether each can run now for this user), or near misses when none fits.',
+  annotations: { readOnlyHint: true },
+  arguments: Joi.object({
+    job: discoverFields.task.description('the job in plain words, e.g. "current weather in Paris"'),
+    limit: discoverFields.limit.description('how many candidates at most'),
+  }),
+  call: async ({ gateway, caller, header }, { job, limit }) => ({ ...(await discover(gateway, caller, { task: job, limit, principal: header('svc-principal') })) }),
+});
+
+const describeTask = toolWithArguments<{ task_id: string }>({
+  name: 'describe_task',
+  title: 'Describe a task',
+  description:
+    "Show a task's input schema, price, scopes and credential needs, and ready: whether it can run now for this user; call it before running a task you have not used yet.",
+  annotations: { readOnlyHint: true },
+  arguments: Joi.object({ task_id: taskId().required() }),
+  async call({ gateway, caller, header }, { task_id: id }) {
+    const principal = actingPrincipal(caller, header('svc-principal'));
+    const task = findActiveTask(gateway.catalog, id);
+    const ready = await readiness(gateway, caller.organization.id, principal, [task]);
+    return { ...presentTask(task, findProvider(gateway.catalog, task.provider)), ready: ready.get(task.id) };
+  },
+});
+
+const runTool = toolWithArguments<RunArguments>({
+  name: 'run_task',
+  title: 'Run a task',
+  description:
+    'Run a task with an input matching its schema and get {output, receipt}; an error carrying connect_url or reconnect_url means the user must open that link to connect an account, then you retry.',
+  annotations: { openWorldHint: true },
+  arguments: Joi.object({
+    task_id: taskId().required(),
+    input: Joi.object().unknown(true).required().description("the task's input, matching the input schema describe_task shows"),
+    idempotency_key: fields.text(255).description('repeat a call with the same key and input to get the first answer back instead of running it twice'),
+    routing: Joi.object({
+      only: providerSlugs().description('run only on these providers'),
+      order: providerSlugs().description('try the providers in this order'),
+      sort: fields.oneOf('cost', 'latency', 'reliability').description('order the routes by cost, observed latency or observed reliability'),
+      max_cost: fields.text(20).pattern(USD_DECIMAL).messages({ 'string.pattern.base': '{{#label}} must be a USD amount such as "0.005"' })
+        .description('skip routes priced above this USD amount, a decimal string such as "0.005"'),
+      zero_retention: Joi.boolean().description('only providers that keep no data, and the gateway stores no capture'),
+    }).description('which interchangeable providers may answer, as the svc-* run headers say'),
+  }),
+  call: run,
+});
+
+/** The tools every MCP request lists. */
+export const fixedTools: Tool[] = [discoverTasks, describeTask, runTool];
+
+/** A pinned task as a tool of its own: named by its id, its input schema as the tool's; calling it is run_task. */
+export function pinnedTool(task: Task): Tool {
+  return {
+    name: task.id,
+    title: task.title,
+    description: `${task.title}: ${task.description} Runs the task ${task.id}; the arguments are its input.`,
+    inputSchema: task.input,
+    annotations: { openWorldHint: true },
+    call: (context, args) => run(context, { task_id: task.id, input: args }),
+  };
+}

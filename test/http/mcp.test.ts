@@ -1,0 +1,267 @@
+import { expect } from 'chai';
+import { startRunFakes } from '../fixtures/run-providers.js';
+import { createHarness, eachDialect, problem, type Harness } from '../support/harness.js';
+import { dialects } from '../support/databases.js';
+import { issueUserToken } from '../../src/domain/tokens.js';
+
+const fakes = await startRunFakes();
+after(() => fakes.close());
+
+/** What every MCP client sends: both media types in Accept, a JSON body. */
+const MCP_HEADERS = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
+
+let nextId = 1;
+
+function rpc(h: Harness, method: string, params: unknown, options: { headers?: Record<string, string | null>; url?: string } = {}) {
+  return h.request({
+    method: 'POST',
+    url: options.url ?? '/v1/mcp',
+    payload: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),
+    headers: { ...MCP_HEADERS, ...options.headers },
+  });
+}
+
+async function callTool(h: Harness, name: string, args: unknown, headers: Record<string, string | null> = {}) {
+  const res = await rpc(h, 'tools/call', { name, arguments: args }, { headers });
+  expect(res.statusCode, res.payload).to.equal(200);
+  expect(res.json.error, res.payload).to.equal(undefined);
+  const result = res.json.result;
+  // The structured answer and the one text content always say the same.
+  expect(result.content).to.have.length(1);
+  expect(JSON.parse(result.content[0].text)).to.deep.equal(result.structuredContent);
+  return result as { isError?: boolean; structuredContent: any };
+}
+
+function toolProblem(result: { isError?: boolean; structuredContent: any }, status: number, code: string) {
+  expect(result.isError, JSON.stringify(result)).to.equal(true);
+  expect(result.structuredContent).to.include({ status, code });
+  for (const member of ['type', 'title', 'detail']) expect(result.structuredContent).to.have.property(member);
+  return result.structuredContent;
+}
+
+eachDialect(
+  'MCP endpoint over HTTP: transport, auth, pinned tasks, tool errors',
+  (h) => {
+    beforeEach(() => fakes.reset());
+
+    it('initializes statelessly: no session id, the server info and instructions for a model', async () => {
+      const res = await rpc(h(), 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'test', version: '1' } });
+      expect(res.statusCode, res.payload).to.equal(200);
+      expect(res.headers['content-type']).to.match(/^application\/json/);
+      expect(res.headers['mcp-session-id']).to.equal(undefined);
+      expect(res.headers['svc-catalog-version']).to.equal(h().gateway.catalog.version);
+      const { result } = res.json;
+      expect(result.protocolVersion).to.equal('2025-11-25');
+      expect(result.capabilities).to.have.property('tools');
+      expect(result.serverInfo.name).to.equal('task-gateway');
+      expect(result.instructions).to.include('discover_tasks').and.include('describe_task').and.include('connect_url');
+    });
+
+    it('negotiates an earlier protocol version the client asks for', async () => {
+      const res = await rpc(h(), 'initialize', { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'old', version: '1' } });
+      expect(res.json.result.protocolVersion).to.equal('2025-03-26');
+    });
+
+    it('lists the three tools with JSON Schema inputs carrying the REST limits', async () => {
+      const res = await rpc(h(), 'tools/list', {});
+      const tools = res.json.result.tools as Array<{ name: string; description: string; inputSchema: any }>;
+      expect(tools.map((t) => t.name)).to.deep.equal(['discover_tasks', 'describe_task', 'run_task']);
+      for (const tool of tools) {
+        expect(tool.description).to.be.a('string').and.not.include('\n');
+        expect(tool.inputSchema.type).to.equal('object');
+        expect(tool.inputSchema.additionalProperties).to.equal(false);
+      }
+      const [discover, describe, run] = tools;
+      expect(discover.inputSchema.required).to.deep.equal(['job']);
+      expect(discover.inputSchema.properties.job).to.include({ type: 'string', maxLength: 500 });
+      expect(discover.inputSchema.properties.limit).to.include({ type: 'integer', minimum: 1, maximum: 50 });
+      expect(describe.inputSchema.required).to.deep.equal(['task_id']);
+      expect(run.inputSchema.required).to.deep.equal(['task_id', 'input']);
+      expect(run.inputSchema.properties.idempotency_key).to.include({ maxLength: 255 });
+      expect(Object.keys(run.inputSchema.properties.routing.properties)).to.deep.equal(['only', 'order', 'sort', 'max_cost', 'zero_retention']);
+      expect(run.inputSchema.properties.routing.properties.sort.enum).to.deep.equal(['cost', 'latency', 'reliability']);
+    });
+
+    it('lists pinned tasks as tools named by their ids with their input schemas, and runs them', async () => {
+      const res = await rpc(h(), 'tools/list', {}, { url: '/v1/mcp?tasks=rt-open.weather.now,rt-open.things.get' });
+      expect(res.statusCode, res.payload).to.equal(200);
+      const tools = res.json.result.tools as Array<{ name: string; inputSchema: unknown }>;
+      expect(tools.map((t) => t.name)).to.deep.equal(['discover_tasks', 'describe_task', 'run_task', 'rt-open.weather.now', 'rt-open.things.get']);
+      expect(tools[3].inputSchema).to.deep.equal(h().gateway.catalog.tasks.get('rt-open.weather.now')!.input);
+
+      fakes.open.on('GET', '/weather/Lima', { json: { temp: 19 } });
+      const called = await rpc(h(), 'tools/call', { name: 'rt-open.weather.now', arguments: { city: 'Lima' } }, { url: '/v1/mcp?tasks=rt-open.weather.now' });
+      expect(called.json.result.structuredContent.output).to.deep.equal({ temp: 19 });
+      expect(called.json.result.structuredContent.receipt.identity).to.equal('anonymous');
+
+      const bad = await rpc(h(), 'tools/call', { name: 'rt-open.weather.now', arguments: { city: 7 } }, { url: '/v1/mcp?tasks=rt-open.weather.now' });
+      expect(toolProblem(bad.json.result, 400, 'invalid_input').invalid_params).to.deep.equal([{ name: 'city', reason: 'must be string' }]);
+      expect(fakes.open.requests).to.have.length(1);
+    });
+
+    it('pins up to 20 tasks; more, unknown, retired or broken ids are 400 problem+json before any MCP', async () => {
+      const active = [...h().gateway.catalog.tasks.values()].filter((t) => t.status === 'active').map((t) => t.id);
+      const twenty = await rpc(h(), 'tools/list', {}, { url: `/v1/mcp?tasks=${active.slice(0, 20).join(',')}` });
+      expect(twenty.json.result.tools).to.have.length(23);
+
+      const over = problem(await rpc(h(), 'tools/list', {}, { url: `/v1/mcp?tasks=${active.slice(0, 21).join(',')}` }), 400, 'invalid_input');
+      expect(over.invalid_params[0].name).to.equal('query.tasks');
+      const unknown = problem(await rpc(h(), 'tools/list', {}, { url: '/v1/mcp?tasks=rt-open.weather.now,nope.task' }), 400, 'invalid_input');
+      expect(unknown.invalid_params).to.deep.equal([{ name: 'query.tasks', reason: 'no task nope.task' }]);
+      const retired = problem(await rpc(h(), 'initialize', {}, { url: '/v1/mcp?tasks=rt-open.old.get,rt-open.bad.get' }), 400, 'invalid_input');
+      expect(retired.invalid_params.map((p: { reason: string }) => p.reason)).to.deep.equal(['task rt-open.old.get is retired', 'task rt-open.bad.get is broken']);
+      problem(await rpc(h(), 'tools/list', {}, { url: '/v1/mcp?tasks=' }), 400, 'invalid_input');
+      problem(await rpc(h(), 'tools/list', {}, { url: '/v1/mcp?other=1' }), 400, 'invalid_input');
+    });
+
+    it('answers GET and DELETE with 405 problem+json naming POST', async () => {
+      for (const method of ['GET', 'DELETE']) {
+        const res = await h().request({ method, url: '/v1/mcp', headers: { accept: 'text/event-stream' } });
+        problem(res, 405, 'method_not_allowed');
+        expect(res.headers.allow).to.equal('POST');
+      }
+    });
+
+    it('answers 401 with WWW-Authenticate: Bearer without a credential or with a bad one', async () => {
+      const none = await rpc(h(), 'tools/list', {}, { headers: { authorization: null } });
+      problem(none, 401, 'unauthenticated');
+      expect(none.headers['www-authenticate']).to.equal('Bearer');
+      const bad = await rpc(h(), 'tools/list', {}, { headers: { authorization: 'Bearer gw_live_not-a-key' } });
+      problem(bad, 401, 'invalid_token');
+      expect(bad.headers['www-authenticate']).to.equal('Bearer');
+      // The REST routes share the one strategy and its challenge.
+      expect((await h().request({ method: 'GET', url: '/v1/me', headers: { authorization: null } })).headers['www-authenticate']).to.equal('Bearer');
+    });
+
+    it('keeps the organization checks of REST: untrusted origins and suspended organizations', async () => {
+      problem(await rpc(h(), 'tools/list', {}, { headers: { origin: 'https://evil.example' } }), 403, 'untrusted_origin');
+      await h().gateway.db.execute(`UPDATE organizations SET status = 'suspended'`);
+      try {
+        problem(await rpc(h(), 'tools/list', {}), 403, 'no_active_organization');
+      } finally {
+        await h().gateway.db.execute(`UPDATE organizations SET status = 'active'`);
+      }
+    });
+
+    it('takes malformed JSON, a wrong content type and an oversized body through the problem+json path', async () => {
+      const post = (payload: string, headers: Record<string, string> = {}) => h().request({ method: 'POST', url: '/v1/mcp', payload, headers: { ...MCP_HEADERS, ...headers } });
+      problem(await post('{"jsonrpc": "2.0", "id": 1,'), 400, 'invalid_input');
+      problem(await post(''), 400, 'invalid_input');
+      problem(await post('"just a string"'), 400, 'invalid_input');
+      problem(await post('{}', { 'content-type': 'text/plain' }), 400, 'invalid_input');
+      const huge = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'run_task', arguments: { task_id: 'rt-open.weather.now', input: { city: 'x'.repeat(1048576) } } } });
+      problem(await post(huge), 413, 'payload_too_large');
+      expect(fakes.open.requests).to.have.length(0);
+    });
+
+    it('answers protocol faults as JSON-RPC errors: not JSON-RPC, an unknown method, an unknown tool', async () => {
+      // The transport's own 400 is JSON-RPC in application/json, which the API document (problem+json for 400) does not describe.
+      const notRpc = await h().server.inject({ method: 'POST', url: '/v1/mcp', payload: '{"hello": "world"}', headers: { ...MCP_HEADERS, authorization: `Bearer ${h().ownerKey}` } });
+      expect(notRpc.statusCode).to.equal(400);
+      const notRpcBody = JSON.parse(notRpc.payload);
+      expect(notRpcBody.jsonrpc).to.equal('2.0');
+      expect(notRpcBody.error.code).to.be.a('number');
+      const unknownMethod = await rpc(h(), 'resources/list', {});
+      expect(unknownMethod.json.error.code).to.equal(-32601);
+      const unknownTool = await rpc(h(), 'tools/call', { name: 'delete_everything', arguments: {} });
+      expect(unknownTool.json.error.code).to.equal(-32602);
+      expect(unknownTool.json.error.message).to.include('delete_everything');
+    });
+
+    it('turns bad arguments into isError results with the invalid_input problem naming each argument', async () => {
+      const wrongTypes = toolProblem(await callTool(h(), 'discover_tasks', { job: 42, limit: 'many' }), 400, 'invalid_input');
+      expect(wrongTypes.invalid_params.map((p: { name: string }) => p.name)).to.deep.equal(['arguments.job', 'arguments.limit']);
+      expect(wrongTypes.type).to.equal('http://gateway.test/problems/invalid_input');
+      toolProblem(await callTool(h(), 'discover_tasks', {}), 400, 'invalid_input');
+      toolProblem(await callTool(h(), 'discover_tasks', { job: 'x'.repeat(501) }), 400, 'invalid_input');
+      toolProblem(await callTool(h(), 'discover_tasks', { job: 'weather', limit: 51 }), 400, 'invalid_input');
+      toolProblem(await callTool(h(), 'discover_tasks', { job: 'weather\u0000now' }), 400, 'invalid_input');
+      toolProblem(await callTool(h(), 'describe_task', { task_id: 'rt-open.weather.now', extra: true }), 400, 'invalid_input');
+      toolProblem(await callTool(h(), 'run_task', { task_id: 'rt-open.weather.now' }), 400, 'invalid_input');
+      toolProblem(await callTool(h(), 'run_task', { task_id: 'rt-open.weather.now', input: [1, 2] }), 400, 'invalid_input');
+      const routing = toolProblem(
+        await callTool(h(), 'run_task', { task_id: 'rt-open.weather.now', input: { city: 'Rome' }, routing: { only: ['Not A Slug'], sort: 'fastest', max_cost: 0.5 } }),
+        400,
+        'invalid_input',
+      );
+      expect(routing.invalid_params.map((p: { name: string }) => p.name)).to.deep.equal(['arguments.routing.only.0', 'arguments.routing.sort', 'arguments.routing.max_cost']);
+      const input = toolProblem(await callTool(h(), 'run_task', { task_id: 'rt-open.weather.now', input: { city: '' } }), 400, 'invalid_input');
+      expect(input.invalid_params).to.deep.equal([{ name: 'city', reason: 'must NOT have fewer than 1 characters' }]);
+      expect(fakes.open.requests).to.have.length(0);
+    });
+
+    it('answers unknown, retired and broken tasks as isError results with their problems', async () => {
+      toolProblem(await callTool(h(), 'describe_task', { task_id: 'nope.task' }), 404, 'task_not_found');
+      toolProblem(await callTool(h(), 'describe_task', { task_id: 'rt-open.old.get' }), 410, 'task_retired');
+      toolProblem(await callTool(h(), 'run_task', { task_id: 'nope.task', input: {} }), 404, 'task_not_found');
+      toolProblem(await callTool(h(), 'run_task', { task_id: 'rt-open.bad.get', input: { id: '1' } }), 410, 'task_broken');
+    });
+
+    it('describes a task as GET /v1/tasks/{id} does, plus ready for the principal', async () => {
+      const rest = await h().request({ method: 'GET', url: '/v1/tasks/rt-paid.quote.get' });
+      const described = await callTool(h(), 'describe_task', { task_id: 'rt-paid.quote.get' });
+      expect(described.isError).to.equal(undefined);
+      expect(described.structuredContent).to.deep.equal({ ...rest.json, ready: true });
+      const account = await callTool(h(), 'describe_task', { task_id: 'rt-oauth.inbox.list' }, { 'svc-principal': 'user:nobody' });
+      expect(account.structuredContent.ready).to.equal(false);
+    });
+
+    it('discovers as POST /v1/discover does', async () => {
+      const rest = await h().request({ method: 'POST', url: '/v1/discover', payload: { task: 'current weather in a city', limit: 3 }, headers: { 'svc-principal': 'user:ada' } });
+      const found = await callTool(h(), 'discover_tasks', { job: 'current weather in a city', limit: 3 }, { 'svc-principal': 'user:ada' });
+      expect(found.structuredContent).to.deep.equal(rest.json);
+      expect(found.structuredContent.candidates[0]).to.have.property('ready');
+    });
+
+    it('runs as REST runs: output and receipt, the call audited with the svc-tag, routing arguments as the svc-* headers', async () => {
+      fakes.open.on('GET', '/weather/Kyiv', { json: { temp: 3 } });
+      const ran = await callTool(h(), 'run_task', { task_id: 'rt-open.weather.now', input: { city: 'Kyiv', units: 'metric' } }, { 'svc-tag': 'agent-7' });
+      expect(Object.keys(ran.structuredContent)).to.deep.equal(['output', 'receipt']);
+      expect(ran.structuredContent.output).to.deep.equal({ temp: 3 });
+      const { receipt } = ran.structuredContent;
+      expect(receipt).to.include({ identity: 'anonymous', principal: 'organization', quoted_usd: 0, charged_usd: 0 });
+      const call = await h().request({ method: 'GET', url: `/v1/calls/${receipt.call_id}` });
+      expect(call.json).to.include({ task: 'rt-open.weather.now', outcome: 'hit', tag: 'agent-7' });
+      expect(fakes.open.requests[0].query).to.deep.equal({ units: 'metric', lang: 'en' });
+
+      // Routing: only the mirror may answer, as svc-only: rt-mirror would make it.
+      fakes.mirror.on('GET', '/w', { json: { temp: 4 } });
+      const routed = await callTool(h(), 'run_task', { task_id: 'rt-open.weather.now', input: { city: 'Kyiv' }, routing: { only: ['rt-mirror'] } });
+      expect(routed.structuredContent.output).to.deep.equal({ temp: 4 });
+      const miss = toolProblem(await callTool(h(), 'run_task', { task_id: 'rt-open.weather.now', input: { city: 'Kyiv' }, routing: { max_cost: '0.0001', only: ['rt-paid'] } }), 404, 'miss');
+      expect(miss.call_id).to.match(/^call_/);
+    });
+
+    it('answers a principal-bound token naming another principal with principal_forbidden tool errors', async () => {
+      const token = (await issueUserToken(h().gateway.db, h().organizationId, { principal: 'user:mallory', expires_in: 600 }, 'test')).token;
+      const asToken = { authorization: `Bearer ${token}` };
+      const listed = await rpc(h(), 'tools/list', {}, { headers: asToken });
+      expect(listed.json.result.tools).to.have.length(3);
+      const other = { ...asToken, 'svc-principal': 'user:alice' };
+      toolProblem(await callTool(h(), 'discover_tasks', { job: 'weather' }, other), 403, 'principal_forbidden');
+      toolProblem(await callTool(h(), 'describe_task', { task_id: 'rt-open.weather.now' }, other), 403, 'principal_forbidden');
+      toolProblem(await callTool(h(), 'run_task', { task_id: 'rt-open.weather.now', input: { city: 'Oslo' } }, other), 403, 'principal_forbidden');
+      expect(fakes.open.requests).to.have.length(0);
+      const own = await callTool(h(), 'describe_task', { task_id: 'rt-oauth.inbox.list' }, asToken);
+      expect(own.structuredContent.ready).to.equal(false);
+    });
+  },
+  { config: fakes.config() },
+);
+
+for (const dialect of dialects) {
+  describe(`MCP endpoint switched off (mcp.enabled false) [${dialect}]`, function () {
+    this.timeout(60000);
+    let h: Harness;
+    before(async () => {
+      h = await createHarness(dialect, { config: { mcp: { enabled: false } } });
+    });
+    after(async () => h?.close());
+
+    it('answers every method on /v1/mcp with 404 route_not_found', async () => {
+      for (const method of ['POST', 'GET', 'DELETE']) {
+        problem(await h.request({ method, url: '/v1/mcp', payload: method === 'POST' ? '{}' : undefined, headers: MCP_HEADERS }), 404, 'route_not_found');
+      }
+    });
+  });
+}
