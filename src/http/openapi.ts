@@ -143,7 +143,13 @@ function operation(route: RequestRoute, shared: Record<string, JsonSchema>): Ope
   const statuses = (route.settings.response?.status ?? {}) as Record<string, Joi.Schema>;
   const responses: Record<string, JsonSchema> = {};
   for (const [status, schema] of Object.entries(statuses)) responses[status] = successResponse(schema, declared.includes('rate_limited'), shared);
-  Object.assign(responses, errorResponses(codes, hosted));
+  // A status both declared and an error status (a protocol's own 400 beside invalid_input) offers both bodies.
+  for (const [status, error] of Object.entries(errorResponses(codes, hosted))) {
+    const answer = responses[status] as { description: string; content?: object } | undefined;
+    responses[status] = answer
+      ? { ...error, description: `${answer.description}; ${error.description as string}`, content: { ...answer.content, ...(error.content as object) } }
+      : error;
+  }
   const body = requestBody(route, shared);
   const segment = route.path.split('/')[route.path.startsWith('/v1/') ? 2 : 1];
   return {

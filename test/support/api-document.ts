@@ -13,6 +13,15 @@ type Check = (method: string, url: ServerInjectOptions['url'], answer: Answer) =
 
 const checks = new WeakMap<Server, Check>();
 
+/** The route a request reaches; none for a path hapi cannot route (malformed percent-encoding is refused before routing). */
+function routeOf(server: Server, method: string, path: string) {
+  try {
+    return server.match(method as Parameters<Server['match']>[0], path);
+  } catch {
+    return null;
+  }
+}
+
 const pointer = (...parts: string[]) => parts.map((part) => part.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
 
 /**
@@ -29,7 +38,7 @@ function checkerFor(server: Server): Check {
   return (method, url, answer) => {
     const lower = method.toLowerCase();
     if (lower === 'options' || lower === 'head') return;
-    const route = server.match(lower as Parameters<Server['match']>[0], typeof url === 'string' ? new URL(url, 'http://gateway.test').pathname : (url.pathname ?? '/'));
+    const route = routeOf(server, lower, typeof url === 'string' ? new URL(url, 'http://gateway.test').pathname : (url.pathname ?? '/'));
     if (!route) return;
     const where = `${method.toUpperCase()} ${route.path} answered ${answer.statusCode}`;
     const operation = document.paths[route.path]?.[route.method];

@@ -22,7 +22,7 @@ const pagePath = (token: string) => `/v1/hosted/connections/${token}`;
 export const showConnectionsPage = (gateway: Gateway): ServerRoute => ({
   method: 'GET',
   path: '/v1/hosted/connections/{token}',
-  options: { ...hostedRoute, response: answers({ 200: records.page }), plugins: { openapi: { errors: ['connection_not_found'] } }, validate: { params, query: Joi.object({ revoked: fields.pathId() }) } },
+  options: { ...hostedRoute, response: answers({ 200: records.page }), plugins: { openapi: { errors: ['invalid_token', 'connection_not_found'] } }, validate: { params, query: Joi.object({ revoked: fields.pathId() }) } },
   async handler(request, h) {
     const token = request.params.token as string;
     const grant = await openConnectionsPage(gateway, token);
@@ -51,7 +51,7 @@ export const revokeOnConnectionsPage = (gateway: Gateway): ServerRoute => ({
   path: '/v1/hosted/connections/{token}/revoke',
   options: {
     response: answers({ 303: records.seeOther }),
-    plugins: { openapi: { errors: ['connection_not_found', 'untrusted_origin'] } },
+    plugins: { openapi: { errors: ['invalid_token', 'connection_not_found', 'untrusted_origin'] } },
     ...hostedRoute,
     payload: formPayload,
     validate: { params, payload: Joi.object({ csrf: fields.text(200), connection_id: fields.pathId().required() }).required() },
