@@ -22,6 +22,8 @@ export interface Config {
   connections_page: { ttl_s: number };
   upstream: { timeout_ms: number; max_response_bytes: number };
   mcp: { enabled: boolean };
+  /** Bearer token of GET /metrics; null (the default) leaves metrics off and the route absent. */
+  metrics: { token: string | null };
   log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
   providers: Record<string, { base_url?: string }>;
 }
@@ -68,6 +70,7 @@ export const configSchema = Joi.object<Config>({
     max_response_bytes: Joi.number().integer().min(1).max(1024 * 1024 * 1024).default(10485760),
   }).default(),
   mcp: Joi.object({ enabled: Joi.boolean().default(true) }).default(),
+  metrics: Joi.object({ token: Joi.string().min(16).allow(null).empty('').default(null) }).default(),
   log: Joi.object({
     level: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
   }).default(),

@@ -8,6 +8,25 @@ import { createKeyring, type Keyring } from './secrets.js';
 import { loadCatalog } from './catalog/load.js';
 import type { Catalog } from './catalog/types.js';
 
+/** One run as it ended: recorded as `hit`, `miss` or `fault`, with its time in the gateway and upstream. */
+export interface FinishedRun {
+  provider: string;
+  outcome: 'hit' | 'miss' | 'fault';
+  /** From the validated request to the settled call, in milliseconds. */
+  totalMs: number;
+  /** The sum of its upstream attempts, in milliseconds (0 for a miss). */
+  upstreamMs: number;
+}
+
+/**
+ * What the run path and the webhook worker report as they finish (the HTTP layer turns it into metrics).
+ * Called on the hot path: implementations do constant work and never throw.
+ */
+export interface GatewayObserver {
+  runFinished(run: FinishedRun): void;
+  deliveryAttempted(outcome: 'delivered' | 'retrying' | 'failed'): void;
+}
+
 /** What every domain operation is handed: config, database, keys, the loaded catalog and the logger. */
 export interface Gateway {
   config: Config;
@@ -15,6 +34,8 @@ export interface Gateway {
   keyring: Keyring;
   catalog: Catalog;
   log: Logger;
+  /** Set when metrics are enabled (`metrics.token`). */
+  observer?: GatewayObserver;
 }
 
 /** GATEWAY_SECRET_KEY when set, else a key generated once into the data directory (mode 0600). */

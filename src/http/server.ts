@@ -7,6 +7,7 @@ import { registerAuth } from './auth.js';
 import { CATALOG_VERSION_HEADER, registerCatalogVersion } from './catalog-version.js';
 import { rejectDeepBodies } from './deep-bodies.js';
 import { failAction, problemBody, registerErrorHandling } from './errors.js';
+import { registerMetrics } from './metrics.js';
 import { registerRateLimits } from './rate-limits.js';
 import { routePlugins } from './routes/index.js';
 import { renderHostedError } from './routes/hosted/respond.js';
@@ -96,6 +97,7 @@ export async function createServer(gateway: Gateway, options: ServerOptions = {}
   rejectMalformedQueries(server);
   rejectDeepBodies(server);
   logRequests(server, gateway);
+  registerMetrics(server, gateway);
   for (const plugin of routePlugins) await server.register({ plugin, options: gateway });
   return server;
 }

@@ -95,3 +95,9 @@ export async function recordAttempt(db: Database, id: string, leaseToken: string
   );
   return changed > 0;
 }
+
+/** Deliveries waiting for an attempt (due or scheduled for a retry); answered from the state index. */
+export async function countWaitingDeliveries(db: Database): Promise<number> {
+  const [row] = await db.select<{ n: number | string }>(`SELECT COUNT(*) AS n FROM webhook_deliveries WHERE state = 'pending'`);
+  return Number(row?.n ?? 0);
+}

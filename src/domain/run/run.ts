@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { insertCall, insertCapture, settleCall, type CallOutcome, type CallRow } from '../../db/repos/calls.js';
+import { insertCall, insertCapture, settleCall, type CallRow } from '../../db/repos/calls.js';
 import { touchConnection } from '../../db/repos/connections.js';
 import type { Caller } from '../callers.js';
 import { checkedTaskInput } from '../catalog/input.js';
@@ -44,6 +44,8 @@ interface CallContext {
   request: RunRequest;
   input: Record<string, unknown>;
   started: number;
+  /** Time spent in upstream attempts so far, in milliseconds: what the gateway's own overhead excludes. */
+  upstreamMs: number;
 }
 
 function taskToRun(gateway: Gateway, request: RunRequest): Task {
@@ -126,6 +128,7 @@ async function recordMiss(ctx: CallContext, task: Task): Promise<never> {
   const id = newId('call', now);
   await insertCall(ctx.gateway.db, callRow(ctx, id, task, now, { outcome: 'miss', http_status: 404, error_code: 'miss', latency_ms: elapsed(ctx) }));
   await capture(ctx, id, undefined, [], now);
+  ctx.gateway.observer?.runFinished({ provider: task.provider, outcome: 'miss', totalMs: performance.now() - ctx.started, upstreamMs: 0 });
   throw new GatewayError('miss', `no route can run ${task.id} under the routing headers given`, { call_id: id });
 }
 
@@ -133,7 +136,7 @@ async function settle(
   ctx: CallContext,
   callId: string,
   plan: Plan,
-  outcome: CallOutcome,
+  outcome: 'hit' | 'fault',
   status: number,
   errorCode: string | null,
   output: unknown,
@@ -159,6 +162,7 @@ async function settle(
     capture(ctx, callId, output, secrets, now),
     outcome === 'hit' && plan.connection ? touchConnection(db, plan.connection.id, now) : undefined,
   ]);
+  ctx.gateway.observer?.runFinished({ provider: plan.task.provider, outcome, totalMs: performance.now() - ctx.started, upstreamMs: ctx.upstreamMs });
   return latency;
 }
 
@@ -187,7 +191,9 @@ async function perform(ctx: CallContext, routes: Route[], plans: Plan[]): Promis
       continue;
     }
     last = plan;
+    const attemptStarted = performance.now();
     const result = await attempt(gateway, plan);
+    ctx.upstreamMs += performance.now() - attemptStarted;
     secrets = [...secrets, ...result.secrets];
     if (result.kind === 'hit') {
       const latency = await settle(ctx, callId, plan, 'hit', result.status, null, result.output, secrets);
@@ -255,7 +261,7 @@ export async function runTask(gateway: Gateway, caller: Caller, request: RunRequ
   const task = taskToRun(gateway, request);
   const input = checkedTaskInput(task, request.input);
   const principal = runPrincipal(caller, request, task);
-  const ctx: CallContext = { gateway, caller, principal, request, input, started };
+  const ctx: CallContext = { gateway, caller, principal, request, input, started, upstreamMs: 0 };
   const routes = await chooseRoutes(gateway, task, input, request);
   if (!routes.length) await recordMiss(ctx, task);
   const plans = await planRoutes(gateway, caller.organization.id, principal, task, routes, request);

@@ -94,6 +94,7 @@ export function startDeliveryWorker(gateway: Gateway): { stop(): Promise<void> }
     const now = Date.now();
     const record = nextRecord(delivery, outcome, now);
     const written = await recordAttempt(db, delivery.id, delivery.lease_token, record, now);
+    gateway.observer?.deliveryAttempted(record.state === 'pending' ? 'retrying' : record.state);
     log.info(
       { delivery: delivery.id, event: delivery.event_id, status: outcome.status, state: record.state, recorded: written },
       'webhook attempt',
