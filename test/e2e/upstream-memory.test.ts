@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
+import { answerJsonString } from '../support/large-answer.js';
 import { projectRoot, startGateway, type RunningGateway } from '../support/process.js';
 
 const ANSWER_BYTES = 50 * 1024 * 1024;
@@ -17,26 +18,9 @@ function residentMb(pid: number): number {
   return kb ? Number(kb[1]) / 1024 : 0;
 }
 
-/**
- * An upstream on loopback whose every answer is a 50 MB JSON string, sent chunked (no content-length, so
- * the gateway has to read to find out) in 64 KiB pieces made as they go, at the pace the reader takes them.
- */
+/** An upstream on loopback whose every answer is a 50 MB JSON string, chunked: the gateway has to read to find out. */
 async function startHugeUpstream(): Promise<{ server: Server; url: string }> {
-  const fill = Buffer.alloc(64 * 1024, 'x');
-  const server = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.write('"');
-    let left = ANSWER_BYTES - 2;
-    const more = () => {
-      while (left > 0 && !res.destroyed) {
-        const chunk = fill.subarray(0, Math.min(left, fill.length));
-        left -= chunk.length;
-        if (!res.write(chunk)) return void res.once('drain', more);
-      }
-      if (!res.destroyed) res.end('"');
-    };
-    more();
-  });
+  const server = createServer((_req, res) => answerJsonString(res, ANSWER_BYTES, { sized: false }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }

@@ -1,11 +1,12 @@
 import { expect } from 'chai';
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import '../fixtures/run-providers.js';
 import { closedPort } from '../support/fake-provider.js';
 import { eachDialect, problem, type Harness } from '../support/harness.js';
+import { answerJsonString } from '../support/large-answer.js';
 
 const runCatalog = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'run-catalog.yaml');
 const LIMIT = 4096;
@@ -13,27 +14,6 @@ const TIMEOUT_MS = 1000;
 
 /** How each answer of the answering upstream ended: whether all of it was written before the connection closed. */
 const answers: Array<{ path: string; finished: boolean }> = [];
-
-const FILL = Buffer.alloc(64 * 1024, 'x');
-
-/**
- * A JSON string of exactly `bytes` bytes, in 64 KiB chunks made as they are sent, with a content-length
- * (`sized`) or without one (chunked), respecting back-pressure: a reader that stops stops the writing.
- */
-function answerOfSize(res: ServerResponse, bytes: number, sized: boolean): void {
-  res.writeHead(200, { 'content-type': 'application/json', ...(sized ? { 'content-length': bytes } : {}) });
-  res.write('"');
-  let left = bytes - 2;
-  const more = () => {
-    while (left > 0 && !res.destroyed) {
-      const chunk = FILL.subarray(0, Math.min(left, FILL.length));
-      left -= chunk.length;
-      if (!res.write(chunk)) return void res.once('drain', more);
-    }
-    if (!res.destroyed) res.end('"');
-  };
-  more();
-}
 
 /**
  * The upstream of these tests, on loopback. GET /weather/<kind>-<bytes> answers a JSON string of that many
@@ -47,7 +27,7 @@ const server = createServer((req, res) => {
   res.on('finish', () => (answer.finished = true));
   const sized = /^\/weather\/(sized|chunked)-(\d+)$/.exec(url.pathname);
   if (sized) {
-    answerOfSize(res, Number(sized[2]), sized[1] === 'sized');
+    answerJsonString(res, Number(sized[2]), { sized: sized[1] === 'sized' });
   } else if (url.pathname === '/weather/busy') {
     res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"busy"}');
   } else if (url.pathname === '/w') {
