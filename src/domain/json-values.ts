@@ -1,4 +1,4 @@
-/** How deep JSON may nest (the outermost object or array is level 1): an internal safety cap, not a product limit. */
+/** How deep JSON in a request may nest (the outermost object or array is level 1); deeper is invalid_input. */
 export const MAX_JSON_DEPTH = 64;
 
 /** A value that no input may hold, and where it is: `path` leads from the outermost value to it. */
