@@ -2654,6 +2654,16 @@ export interface paths {
                         "text/html": string;
                     };
                 };
+                /** @description codes: invalid_token */
+                401: {
+                    headers: {
+                        "svc-catalog-version": components["headers"]["CatalogVersion"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
                 /** @description codes: connection_not_found */
                 404: {
                     headers: {
@@ -2740,6 +2750,16 @@ export interface paths {
                         "text/html": string;
                     };
                 };
+                /** @description codes: invalid_token */
+                401: {
+                    headers: {
+                        "svc-catalog-version": components["headers"]["CatalogVersion"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
                 /** @description codes: untrusted_origin */
                 403: {
                     headers: {
@@ -2783,6 +2803,297 @@ export interface paths {
             };
         };
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description codes: invalid_input */
+                400: {
+                    headers: {
+                        "svc-catalog-version": components["headers"]["CatalogVersion"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @constant */
+                            status?: 400;
+                            /** @enum {unknown} */
+                            code?: "invalid_input";
+                        };
+                    };
+                };
+                /** @description codes: method_not_allowed */
+                405: {
+                    headers: {
+                        "svc-catalog-version": components["headers"]["CatalogVersion"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @constant */
+                            status?: 405;
+                            /** @enum {unknown} */
+                            code?: "method_not_allowed";
+                        };
+                    };
+                };
+                /** @description codes: payload_too_large */
+                413: {
+                    headers: {
+                        "svc-catalog-version": components["headers"]["CatalogVersion"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @constant */
+                            status?: 413;
+                            /** @enum {unknown} */
+                            code?: "payload_too_large";
+                        };
+                    };
+                };
+                /** @description codes: internal_error */
+                500: {
+                    headers: {
+                        "svc-catalog-version": components["headers"]["CatalogVersion"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @constant */
+                            status?: 500;
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** MCP over Streamable HTTP (stateless, JSON answers): the tools discover_tasks, describe_task, run_task and pinned tasks */
+        post: {
+            parameters: {
+                query?: {
+                    tasks?: string;
+                };
+                header?: {
+                    "svc-principal"?: string;
+                    "svc-connection"?: string;
+                    "svc-account"?: string;
+                    "svc-credential"?: string;
+                    "svc-max-cost"?: string;
+                    "svc-fallback"?: "platform";
+                    "svc-tag"?: string;
+                    "svc-order"?: string;
+                    "svc-only"?: string;
+                    "svc-sort"?: "cost" | "latency" | "reliability";
+                    "svc-zero-retention"?: "true" | "false";
+                    "svc-version"?: string;
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["JsonRpcRequest"] | components["schemas"]["JsonRpcRequest"][];
+                };
+            };
+            responses: {
+                /** @description the JSON-RPC response, or one per request of a batch */
+                200: {
+                    headers: {
+                        "svc-catalog-version": components["headers"]["CatalogVersion"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["JsonRpcResponse"] | components["schemas"]["JsonRpcResponse"][];
+                    };
+                };
+                /** @description the message held only notifications or responses */
+                202: {
+                    headers: {
+                        "svc-catalog-version": components["headers"]["CatalogVersion"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description a JSON-RPC error: the message is not valid JSON-RPC; codes: invalid_input */
+                400: {
+                    headers: {
+                        "svc-catalog-version": components["headers"]["CatalogVersion"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["JsonRpcResponse"];
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @constant */
+                            status?: 400;
+                            /** @enum {unknown} */
+                            code?: "invalid_input";
+                        };
+                    };
+                };
+                /** @description codes: unauthenticated, invalid_token */
+                401: {
+                    headers: {
+                        "svc-catalog-version": components["headers"]["CatalogVersion"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @constant */
+                            status?: 401;
+                            /** @enum {unknown} */
+                            code?: "unauthenticated" | "invalid_token";
+                        };
+                    };
+                };
+                /** @description codes: no_active_organization, untrusted_origin, role_forbidden, principal_forbidden */
+                403: {
+                    headers: {
+                        "svc-catalog-version": components["headers"]["CatalogVersion"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @constant */
+                            status?: 403;
+                            /** @enum {unknown} */
+                            code?: "no_active_organization" | "untrusted_origin" | "role_forbidden" | "principal_forbidden";
+                        };
+                    };
+                };
+                /** @description a JSON-RPC error: Accept must name both application/json and text/event-stream */
+                406: {
+                    headers: {
+                        "svc-catalog-version": components["headers"]["CatalogVersion"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["JsonRpcResponse"];
+                    };
+                };
+                /** @description codes: payload_too_large */
+                413: {
+                    headers: {
+                        "svc-catalog-version": components["headers"]["CatalogVersion"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @constant */
+                            status?: 413;
+                            /** @enum {unknown} */
+                            code?: "payload_too_large";
+                        };
+                    };
+                };
+                /** @description codes: internal_error */
+                500: {
+                    headers: {
+                        "svc-catalog-version": components["headers"]["CatalogVersion"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @constant */
+                            status?: 500;
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+            };
+        };
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description codes: invalid_input */
+                400: {
+                    headers: {
+                        "svc-catalog-version": components["headers"]["CatalogVersion"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @constant */
+                            status?: 400;
+                            /** @enum {unknown} */
+                            code?: "invalid_input";
+                        };
+                    };
+                };
+                /** @description codes: method_not_allowed */
+                405: {
+                    headers: {
+                        "svc-catalog-version": components["headers"]["CatalogVersion"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @constant */
+                            status?: 405;
+                            /** @enum {unknown} */
+                            code?: "method_not_allowed";
+                        };
+                    };
+                };
+                /** @description codes: payload_too_large */
+                413: {
+                    headers: {
+                        "svc-catalog-version": components["headers"]["CatalogVersion"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @constant */
+                            status?: 413;
+                            /** @enum {unknown} */
+                            code?: "payload_too_large";
+                        };
+                    };
+                };
+                /** @description codes: internal_error */
+                500: {
+                    headers: {
+                        "svc-catalog-version": components["headers"]["CatalogVersion"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @constant */
+                            status?: 500;
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
@@ -5371,6 +5682,30 @@ export interface components {
             tokens: components["schemas"]["HeldUserBoundToken"][];
             /** @description the cursor of the next page, or null on the last one */
             next_cursor: string | null;
+        };
+        JsonRpcRequest: {
+            /** @constant */
+            jsonrpc: "2.0";
+            /** @description absent on a notification */
+            id?: string | number;
+            method: string;
+            params?: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description a JSON-RPC error: Accept must name both application/json and text/event-stream */
+        JsonRpcResponse: {
+            /** @constant */
+            jsonrpc: "2.0";
+            id?: string | number | unknown;
+            result?: {
+                [key: string]: unknown;
+            };
+            error?: {
+                code: number;
+                message: string;
+                data?: unknown[] | boolean | number | Record<string, never> | string | null;
+            };
         };
         KeyCaller: {
             organization: {

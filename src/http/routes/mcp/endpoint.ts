@@ -23,10 +23,20 @@ const jsonRpcResponse = Joi.object({
   .xor('result', 'error')
   .id('JsonRpcResponse');
 
+/** A JSON-RPC 2.0 request or notification: the body the API document shows (the protocol checks it, not joi). */
+const jsonRpcRequest = Joi.object({
+  jsonrpc: Joi.string().valid('2.0').required(),
+  id: Joi.alternatives(Joi.string(), Joi.number()).description('absent on a notification'),
+  method: Joi.string().required(),
+  params: Joi.object().unknown(true),
+}).id('JsonRpcRequest');
+
 /** The answers of POST /v1/mcp besides problem+json: the JSON-RPC response(s), or 202 for notifications only. */
 const mcpAnswers = answers({
   200: Joi.alternatives(jsonRpcResponse, Joi.array().items(jsonRpcResponse)).description('the JSON-RPC response, or one per request of a batch'),
   202: records.empty.description('the message held only notifications or responses'),
+  400: jsonRpcResponse.description('a JSON-RPC error: the message is not valid JSON-RPC'),
+  406: jsonRpcResponse.description('a JSON-RPC error: Accept must name both application/json and text/event-stream'),
 });
 
 /** The tasks `?tasks=id1,id2` pins, checked before any MCP: at most 20, each in the catalog and active. */
@@ -51,7 +61,7 @@ const mcpPost = (gateway: Gateway): ServerRoute => ({
   options: {
     description: 'MCP over Streamable HTTP (stateless, JSON answers): the tools discover_tasks, describe_task, run_task and pinned tasks',
     response: mcpAnswers,
-    plugins: { gateway: { userTokens: true } },
+    plugins: { gateway: { userTokens: true }, openapi: { body: Joi.alternatives(jsonRpcRequest, Joi.array().items(jsonRpcRequest)).required() } },
     validate: {
       headers: runHeaders,
       query: Joi.object({ tasks: fields.text(MAX_PINNED_TASKS * 101) }),
