@@ -10,6 +10,7 @@ import { redirectUris } from './commands/redirect-uris/index.js';
 import { serve } from './commands/serve.js';
 import { tokens } from './commands/tokens/index.js';
 import { webhooks } from './commands/webhooks/index.js';
+import { refuseEmptyValues } from './arguments.js';
 import { handleError } from './errors.js';
 import { printVersion } from './version.js';
 
@@ -41,5 +42,6 @@ function applyUsageRules(command: Command): void {
   command.commands.forEach(applyUsageRules);
 }
 applyUsageRules(program);
+program.hook('preAction', (_program, actionCommand) => refuseEmptyValues(actionCommand));
 
 program.parseAsync(process.argv).catch(handleError);

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { QueryTypes, Sequelize, Transaction } from 'sequelize';
@@ -62,12 +62,47 @@ export function sqliteStoragePath(url: string): string {
   return rest.startsWith('//') ? rest.slice(2) : path.resolve(rest);
 }
 
+/**
+ * The gateway's data directory holds its secrets: owner-only (0700), whether it is new or left from an
+ * earlier start. A shared directory (sticky bit, like /tmp) is never narrowed.
+ */
+export function ensurePrivateDirectory(dir: string): void {
+  if (!existsSync(dir)) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return;
+  }
+  const { mode } = statSync(dir);
+  if (!(mode & 0o1000) && (mode & 0o777) !== 0o700) chmodSync(dir, 0o700);
+}
+
+const SQLITE_COMPANIONS = ['', '-wal', '-shm', '-journal'];
+
+/**
+ * The SQLite file is created empty, 0600, before SQLite opens it, since SQLite gives its -wal, -shm and
+ * -journal files the database file's mode; files left from an earlier start are narrowed to 0600 too.
+ */
+function prepareSqliteFiles(storage: string): void {
+  const dir = path.dirname(storage);
+  if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  closeSync(openSync(storage, 'a', 0o600));
+  for (const suffix of SQLITE_COMPANIONS) {
+    const file = storage + suffix;
+    if (existsSync(file) && (statSync(file).mode & 0o777) !== 0o600) chmodSync(file, 0o600);
+  }
+}
+
 export async function openDatabase(url: string): Promise<Database> {
   const dialect: Dialect = url.startsWith('sqlite:') ? 'sqlite' : 'postgres';
   let sequelize: Sequelize;
   if (dialect === 'sqlite') {
     const storage = sqliteStoragePath(url);
-    if (storage !== ':memory:') mkdirSync(path.dirname(storage), { recursive: true });
+    if (storage !== ':memory:') {
+      try {
+        prepareSqliteFiles(storage);
+      } catch (err) {
+        throw new DatabaseUnavailable(`cannot create or open the SQLite database file ${storage} (${(err as NodeJS.ErrnoException).code})`);
+      }
+    }
     sequelize = new Sequelize({ dialect: 'sqlite', storage, logging: false, transactionType: Transaction.TYPES.IMMEDIATE });
     tuneSqliteConnections(sequelize);
   } else {
@@ -121,15 +156,30 @@ export async function openDatabase(url: string): Promise<Database> {
     else if (sqliteStoragePath(url) !== ':memory:') direct = await openSqliteDirect(sqliteStoragePath(url), sqlitePragmas);
   } catch (err) {
     await sequelize.close().catch(() => undefined);
-    throw new DatabaseUnavailable(describeConnectionError(err));
+    throw new DatabaseUnavailable(describeConnectionError(url, err));
   }
   return database;
 }
 
 export class DatabaseUnavailable extends Error {}
 
-function describeConnectionError(err: unknown): string {
+/** What went wrong opening the database, said so the operator knows what to do; never the password. */
+function describeConnectionError(url: string, err: unknown): string {
   const original = (err as { original?: { code?: string } }).original;
   const code = original?.code ?? (err as { code?: string }).code;
+  if (url.startsWith('postgres')) {
+    const target = new URL(url);
+    const host = target.hostname || 'localhost';
+    const port = target.port || '5432';
+    const user = decodeURIComponent(target.username) || 'postgres';
+    const name = decodeURIComponent(target.pathname.slice(1)) || user;
+    if (code === '3D000') {
+      return `database "${name}" does not exist on the PostgreSQL server at ${host}:${port}; create it with: createdb -h ${host} -p ${port} -U ${user} ${name}`;
+    }
+    if (code === 'ECONNREFUSED') return `database unreachable: no PostgreSQL server answers at ${host}:${port}; start it, or fix database.url`;
+    if (code === '28P01' || code === '28000') return `PostgreSQL at ${host}:${port} refused user "${user}" (${code}); fix the user or password in database.url`;
+  } else if (code === 'SQLITE_CANTOPEN') {
+    return `cannot open the SQLite database file ${sqliteStoragePath(url)}; check that its directory is writable`;
+  }
   return `database unreachable${code ? ` (${code})` : ''}`;
 }

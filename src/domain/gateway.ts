@@ -3,7 +3,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { destination, pino, type Logger } from 'pino';
 import type { Config } from '../config/schema.js';
-import { openDatabase, type Database } from '../db/database.js';
+import { ensurePrivateDirectory, openDatabase, type Database } from '../db/database.js';
 import { createKeyring, type Keyring } from './secrets.js';
 import { loadCatalog } from './catalog/load.js';
 import type { Catalog } from './catalog/types.js';
@@ -63,6 +63,7 @@ export function createLogger(config: Config): Logger {
 }
 
 export async function openGateway(config: Config, log: Logger = createLogger(config)): Promise<Gateway> {
+  ensurePrivateDirectory(config.data_dir);
   const keyring = createKeyring(masterSecret(config));
   const catalog = loadCatalog(config);
   const db = await openDatabase(config.database.url);

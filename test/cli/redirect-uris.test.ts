@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { dialects } from '../support/databases.js';
 import { startGateway, type CliResult, useGatewayDatabase } from '../support/process.js';
 
-function refusedWithOneLine(result: CliResult, pattern: RegExp): void {
-  expect(result.code, result.stderr).to.equal(1);
+function refusedWithOneLine(result: CliResult, pattern: RegExp, exitCode = 1): void {
+  expect(result.code, result.stderr).to.equal(exitCode);
   expect(result.stdout).to.equal('');
   expect(result.stderr.trim().split('\n'), result.stderr).to.have.length(1);
   expect(result.stderr).to.match(pattern);
@@ -41,9 +41,10 @@ for (const dialect of dialects) {
       expect(removed.stdout.trim().split('\n')).to.deep.equal(['https://app.example.com/cb', 'http://localhost:3000/cb']);
     });
 
-    it('refuses a bad entry, or removing one not on the list, with one line and exit 1, changing nothing', async () => {
-      refusedWithOneLine(await gw('redirect-uris', 'set', 'https://fine.example.com/cb', 'http://app.example.com/cb'), /"http:\/\/app\.example\.com\/cb" must use https/);
-      refusedWithOneLine(await gw('redirect-uris', 'add', 'https://app.example.com/cb?next=1'), /must not have a query/);
+    it('refuses a bad entry (exit 2: a usage error), or removing one not on the list (exit 1), with one line, changing nothing', async () => {
+      refusedWithOneLine(await gw('redirect-uris', 'set', 'https://fine.example.com/cb', 'http://app.example.com/cb'), /"http:\/\/app\.example\.com\/cb" must use https/, 2);
+      refusedWithOneLine(await gw('redirect-uris', 'add', 'https://app.example.com/cb?next=1'), /must not have a query/, 2);
+      refusedWithOneLine(await gw('redirect-uris', 'remove', 'https://app.example.com/cb?next=1'), /must not have a query/, 2);
       refusedWithOneLine(await gw('redirect-uris', 'remove', 'https://nowhere.example.com/cb'), /not on the redirect allowlist/);
       refusedWithOneLine(await gw('redirect-uris', 'list', '--org', 'nope'), /organization "nope" does not exist/);
       expect(await json('redirect-uris', 'list')).to.deep.equal({ redirect_uris: ['https://app.example.com/cb', 'http://localhost:3000/cb'] });

@@ -1,4 +1,4 @@
-import { chmodSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { loadConfig } from '../../src/config/load.js';
@@ -11,19 +11,25 @@ for (const dialect of dialects) {
   describe(`secret files on disk [${dialect}]`, function () {
     this.timeout(60000);
 
-    it('writes the first-run owner key 0600 even over a world-readable file left from an earlier install', async () => {
+    it('keeps a key file left from another database (narrowed to 0600) and writes the new key beside it, named after the database', async () => {
       const database = await createTestDatabase(dialect);
       const file = path.join(database.dataDir, 'initial-owner-key');
-      writeFileSync(file, 'stale\n', { mode: 0o644 });
+      writeFileSync(file, 'earlier\n', { mode: 0o644 });
       chmodSync(file, 0o644);
       const config = loadConfig({ env: {}, overrides: { database: { url: database.url }, data_dir: database.dataDir, log: { level: 'silent' } } });
       const gateway = await openGateway(config);
       try {
         await migrate(gateway.db);
         const created = await bootstrapIfEmpty(gateway);
-        expect(statSync(file).mode & 0o777).to.equal(0o600);
-        expect(statSync(path.join(database.dataDir, 'secret.key')).mode & 0o777).to.equal(0o600);
         expect(created!.key).to.match(/^gw_live_/);
+        expect(readFileSync(file, 'utf8')).to.equal('earlier\n');
+        expect(statSync(file).mode & 0o777).to.equal(0o600);
+        const label = dialect === 'sqlite' ? 'sqlite-gateway' : `postgres-127.0.0.1-5432-${new URL(database.url).pathname.slice(1)}`;
+        expect(created!.file).to.equal(path.join(database.dataDir, `initial-owner-key.${label}`));
+        expect(created!.kept).to.deep.equal([file]);
+        expect(readFileSync(created!.file!, 'utf8')).to.equal(`${created!.key}\n`);
+        expect(statSync(created!.file!).mode & 0o777).to.equal(0o600);
+        expect(statSync(path.join(database.dataDir, 'secret.key')).mode & 0o777).to.equal(0o600);
       } finally {
         await gateway.db.close();
         await database.drop();

@@ -1,12 +1,12 @@
 import { createServer as createNetServer } from 'node:net';
 import { Command } from 'commander';
 import { migrate } from '../../db/migrator.js';
-import { bootstrapIfEmpty } from '../../domain/bootstrap.js';
+import { bootstrapIfEmpty, type InitialOwnerKey } from '../../domain/bootstrap.js';
 import { openGateway } from '../../domain/gateway.js';
 import { startBackground } from '../../domain/background.js';
 import { createServer, shutdown } from '../../http/server.js';
 import { configFor } from '../context.js';
-import { action } from '../errors.js';
+import { action, CommandFailure } from '../errors.js';
 
 interface ServeOptions {
   port?: string;
@@ -37,15 +37,12 @@ export const serve = new Command('serve')
       const gateway = await openGateway(config);
       if (options.migrate) await migrate(gateway.db);
       const ownerKey = await bootstrapIfEmpty(gateway);
-      if (ownerKey) {
-        process.stdout.write(
-          `Created organization "default" with an owner key. It is shown only this once\n` +
-            `(also written to ${config.data_dir}/initial-owner-key, mode 0600):\n\n  ${ownerKey.key}\n\n`,
-        );
-      }
+      if (ownerKey) process.stdout.write(ownerKeyNotice(ownerKey));
       const http = await createServer(gateway);
       const background = await startBackground(gateway);
-      await http.start();
+      await http.start().catch((error: NodeJS.ErrnoException) => {
+        throw listenFailure(error, config.server.host, config.server.port) ?? error;
+      });
       process.stdout.write(`gateway listening on ${http.info.uri} (public URL ${config.server.public_url})\n`);
 
       const signal = await requested;
@@ -65,4 +62,20 @@ function freePort(host: string): Promise<number> {
       probe.close(() => resolve(port));
     });
   });
+}
+
+/** The first run's key, and where it is kept: a key file of an earlier first run is never overwritten. */
+function ownerKeyNotice({ key, file, kept }: InitialOwnerKey): string {
+  const where = file
+    ? `also written to ${file}, mode 0600${kept.length ? `; ${kept.join(' and ')} is another database's and was kept` : ''}`
+    : `not written to a file: ${kept.join(' and ')} already exist and are never overwritten; save it now`;
+  return `Created organization "default" with an owner key. It is shown only this once\n(${where}):\n\n  ${key}\n\n`;
+}
+
+/** A port the gateway cannot listen on, said as what to do about it. */
+function listenFailure(error: NodeJS.ErrnoException, host: string, port: number): CommandFailure | null {
+  if (error.code === 'EADDRINUSE') return new CommandFailure(`port ${port} on ${host} is already in use; pick another with --port (or server.port)`);
+  if (error.code === 'EACCES') return new CommandFailure(`not allowed to listen on port ${port} on ${host}; pick one above 1023 with --port (or server.port)`);
+  if (error.code === 'EADDRNOTAVAIL') return new CommandFailure(`${host} is not an address of this machine; bind another with --host (or server.host)`);
+  return null;
 }

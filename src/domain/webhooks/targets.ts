@@ -1,6 +1,6 @@
 import dns from 'node:dns';
 import net, { type LookupFunction } from 'node:net';
-import { GatewayError } from '../errors.js';
+import { GatewayError, invalidInput } from '../errors.js';
 
 /**
  * Where the gateway agrees to send webhooks (server-side request forgery rules, docs/webhooks.md):
@@ -173,7 +173,7 @@ export async function checkWebhookTarget(raw: string, allowPrivate: boolean): Pr
   try {
     url = new URL(raw);
   } catch {
-    throw refused('the URL cannot be parsed');
+    throw invalidInput(`url "${raw}" is not a URL`, [{ name: 'url', reason: 'must be an absolute URL' }]);
   }
   if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) throw refused('the URL must use https');
   if (url.username || url.password) throw refused('the URL must not carry credentials');

@@ -1,21 +1,6 @@
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { CallFilters } from '../../../domain/audit/calls.js';
-import { PRINCIPAL_PATTERN } from '../../../domain/principals.js';
-
-/** SPEC.md's rule for bounded text: at most `max` characters, no NUL, no lone surrogate. */
-export function boundedText(max: number): (value: string) => string {
-  return (value) => {
-    if (value.length === 0 || value.length > max) throw new InvalidArgumentError(`must be 1 to ${max} characters`);
-    if (value.includes('\u0000')) throw new InvalidArgumentError('must not contain a NUL character');
-    if (!value.isWellFormed()) throw new InvalidArgumentError('must not contain a lone surrogate');
-    return value;
-  };
-}
-
-function principal(value: string): string {
-  if (!PRINCIPAL_PATTERN.test(value)) throw new InvalidArgumentError('must be "organization" or "user:<id>" (1-128 of A-Z a-z 0-9 . _ : @ + -)');
-  return value;
-}
+import { boundedText, principal } from '../../arguments.js';
 
 export interface FilterOptions extends CallFilters {
   json?: boolean;

@@ -4,7 +4,8 @@ import { callCells } from '../../ui/cells.js';
 import { orgOption, withOrganization } from '../../context.js';
 import { action } from '../../errors.js';
 import { formatTable, print } from '../../output.js';
-import { boundedText, callFilters, withCallFilters, type FilterOptions } from './filters.js';
+import { boundedText } from '../../arguments.js';
+import { callFilters, withCallFilters, type FilterOptions } from './filters.js';
 
 export const list = withCallFilters(new Command('list'))
   .description('list calls, newest first, 50 a page (the same list GET /v1/calls answers)')

@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import { createApiKey, listApiKeys, revokeApiKey, roles } from '../../../domain/api-keys.js';
 import type { Role } from '../../../db/models/index.js';
 import { orgOption, withOrganization, type CommonOptions } from '../../context.js';
-import { action } from '../../errors.js';
+import { action, notFoundAsFailure } from '../../errors.js';
 import { print } from '../../output.js';
 
 const create = new Command('create')
@@ -38,7 +38,7 @@ const revoke = new Command('revoke')
   .option('--json', 'print {id, revoked}')
   .action(
     action(async (id: string, options: CommonOptions, command: Command) => {
-      await withOrganization(command, options, (gateway, org) => revokeApiKey(gateway.db, org.id, id));
+      await withOrganization(command, options, (gateway, org) => revokeApiKey(gateway.db, org.id, id)).catch(notFoundAsFailure);
       print(!!options.json, { id, revoked: true }, () => `revoked key ${id}`);
     }),
   );

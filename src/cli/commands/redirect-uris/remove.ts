@@ -1,7 +1,7 @@
 import { Command } from 'commander';
-import { removeRedirectUri } from '../../../domain/redirect-uris.js';
+import { removeRedirectUri, validateAllowlist } from '../../../domain/redirect-uris.js';
 import { orgOption, withOrganization, type CommonOptions } from '../../context.js';
-import { action } from '../../errors.js';
+import { action, notFoundAsFailure } from '../../errors.js';
 import { printAllowlist } from './show.js';
 
 export const remove = new Command('remove')
@@ -11,6 +11,8 @@ export const remove = new Command('remove')
   .option('--json', 'print {redirect_uris}')
   .action(
     action(async (uri: string, options: CommonOptions, command: Command) => {
-      printAllowlist(!!options.json, await withOrganization(command, options, (gateway, org) => removeRedirectUri(gateway.db, org.id, uri)));
+      validateAllowlist([uri], 'uri');
+      const allowlist = await withOrganization(command, options, (gateway, org) => removeRedirectUri(gateway.db, org.id, uri)).catch(notFoundAsFailure);
+      printAllowlist(!!options.json, allowlist);
     }),
   );

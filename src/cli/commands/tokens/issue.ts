@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { CLI_ISSUER, issueUserToken, TOKEN_LIFETIME } from '../../../domain/tokens.js';
+import { principal } from '../../arguments.js';
 import { orgOption, withOrganization, type CommonOptions } from '../../context.js';
 import { action } from '../../errors.js';
 import { print } from '../../output.js';
@@ -11,7 +12,7 @@ function seconds(value: string): number {
 
 export const issue = new Command('issue')
   .description(`issue a principal-bound token; it is shown only this once (issued_by "${CLI_ISSUER}")`)
-  .requiredOption('--principal <principal>', 'who the token acts as: organization or user:<id>')
+  .requiredOption('--principal <principal>', 'who the token acts as: organization or user:<id>', principal)
   .option('--expires-in <seconds>', `lifetime, ${TOKEN_LIFETIME.min}-${TOKEN_LIFETIME.max} seconds`, seconds, TOKEN_LIFETIME.default)
   .addOption(orgOption())
   .option('--json', 'print the UserBoundToken record {id, token, principal, expires_at}')

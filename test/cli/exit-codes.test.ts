@@ -1,0 +1,44 @@
+import { expect } from 'chai';
+import { dialects } from '../support/databases.js';
+import { useGatewayDatabase } from '../support/process.js';
+
+/** Exit codes: 0 success, 1 a failure of the work, 2 a usage or configuration error; always one stderr line. */
+const cases: Array<[string[], 1 | 2, RegExp]> = [
+  // Usage: a malformed --principal, an empty argument or option, a malformed value of a flag or argument.
+  [['tokens', 'issue', '--principal', 'alice'], 2, /--principal <principal>' argument 'alice' is invalid\. must be "organization" or "user:<id>"/],
+  [['tokens', 'issue', '--principal', 'user:ada', '--expires-in', '5'], 2, /expires_in must be a whole number of seconds from 60 to 86400/],
+  [['orgs', 'create', ''], 2, /argument 'name' must not be empty/],
+  [['orgs', 'create', 'bad name!'], 2, /organization name "bad name!" must be/],
+  [['tokens', 'revoke', ' '], 2, /argument 'id' must not be empty/],
+  [['keys', 'list', '--org', ''], 2, /option '--org <name>' must not be empty/],
+  [['webhooks', 'register', 'not a url'], 2, /url "not a url" is not a URL/],
+  [['calls', 'list', '--cursor', 'garbage'], 2, /cursor/],
+  [['orgs', 'origins', 'default', 'not-an-origin'], 2, /is not an origin/],
+  // The work fails: nothing by that id or name.
+  [['keys', 'revoke', 'key_nope'], 1, /no active key with id key_nope/],
+  [['tokens', 'revoke', 'tok_nope'], 1, /tok_nope/],
+  [['orgs', 'suspend', 'nope'], 1, /organization "nope" does not exist/],
+];
+
+for (const dialect of dialects) {
+  describe(`gateway exit codes [${dialect}]`, function () {
+    this.timeout(120000);
+    const { gw } = useGatewayDatabase(dialect);
+
+    before(async function () {
+      this.timeout(120000);
+      const created = await gw('orgs', 'create', 'default');
+      expect(created.code, created.stderr).to.equal(0);
+    });
+
+    for (const [args, code, pattern] of cases) {
+      it(`gateway ${args.map((arg) => (/^\S+$/.test(arg) ? arg : JSON.stringify(arg))).join(' ')} exits ${code}`, async () => {
+        const result = await gw(...args);
+        expect(result.code, result.stderr).to.equal(code);
+        expect(result.stdout).to.equal('');
+        expect(result.stderr.trim().split('\n'), result.stderr).to.have.length(1);
+        expect(result.stderr).to.match(pattern);
+      });
+    }
+  });
+}
