@@ -2,7 +2,7 @@ import Joi from 'joi';
 
 export interface Config {
   database: { url: string };
-  server: { host: string; port: number; public_url: string };
+  server: { host: string; port: number; public_url: string; headers_timeout_ms: number; payload_timeout_ms: number };
   secret_key?: string;
   data_dir: string;
   catalog: { files: string[] };
@@ -44,6 +44,8 @@ export const configSchema = Joi.object<Config>({
     host: Joi.string().hostname().default('127.0.0.1'),
     port: Joi.number().integer().min(0).max(65535).default(8080),
     public_url: Joi.string().uri({ scheme: ['http', 'https'] }).allow('').default(''),
+    headers_timeout_ms: Joi.number().integer().min(100).max(600000).default(10000),
+    payload_timeout_ms: Joi.number().integer().min(100).max(3600000).default(30000),
   }).default(),
   secret_key: Joi.string().min(32),
   data_dir: Joi.string().default('data'),

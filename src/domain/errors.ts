@@ -27,6 +27,7 @@ export const errorCodes = {
   token_not_found: [404, 'Token not found'],
   route_not_found: [404, 'Route not found'],
   method_not_allowed: [405, 'Method not allowed'],
+  request_timeout: [408, 'Request timeout'],
   catalog_version_mismatch: [409, 'Catalog version mismatch'],
   connection_ambiguous: [409, 'Connection ambiguous'],
   idempotency_in_flight: [409, 'Idempotent request in flight'],

@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import Hapi, { type Server } from '@hapi/hapi';
 import Joi from 'joi';
+import type { Config } from '../config/schema.js';
 import type { Gateway } from '../domain/gateway.js';
 import { GatewayError, invalidInput } from '../domain/errors.js';
 import { registerAuth } from './auth.js';
@@ -23,21 +24,54 @@ export interface ServerOptions {
   port?: number;
 }
 
-/** Requests Node rejects before hapi sees them (bad header bytes, oversized headers) still get problem+json. */
-function answerClientErrors(server: Server, publicUrl: string, catalogVersion: string): void {
+function clientError(err: NodeJS.ErrnoException, timeouts: Config['server']): GatewayError {
+  if (err.code === 'HPE_HEADER_OVERFLOW') return new GatewayError('payload_too_large', 'the request headers are larger than this service accepts');
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    return new GatewayError(
+      'request_timeout',
+      `the request did not arrive in time: headers within ${timeouts.headers_timeout_ms} ms, the whole request within ${timeouts.payload_timeout_ms} ms`,
+    );
+  }
+  return new GatewayError('invalid_input', 'the HTTP request is malformed');
+}
+
+/**
+ * Requests Node rejects before hapi sees them (bad header bytes, oversized headers, headers or body too
+ * slow) still get problem+json, and their socket is destroyed once the answer is flushed: a client that
+ * neither reads nor closes cannot keep it open.
+ */
+function answerClientErrors(server: Server, config: Config, catalogVersion: string): void {
   const listener = server.listener;
   listener.removeAllListeners('clientError');
-  listener.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
-    if (!socket.writable || (err.code === 'ECONNRESET')) return socket.destroy();
-    const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
-    const error = tooLarge
-      ? new GatewayError('payload_too_large', 'the request headers are larger than this service accepts')
-      : new GatewayError('invalid_input', 'the HTTP request is malformed');
-    const body = JSON.stringify(problemBody(error, publicUrl));
+  listener.on('clientError', (err: NodeJS.ErrnoException, socket: Socket & { _httpMessage?: { headersSent?: boolean } }) => {
+    if (!socket.writable || err.code === 'ECONNRESET' || socket._httpMessage?.headersSent) return socket.destroy();
+    const error = clientError(err, config.server);
+    const body = JSON.stringify(problemBody(error, config.server.public_url));
     socket.end(
       `HTTP/1.1 ${error.status} ${error.title}\r\nContent-Type: application/problem+json\r\n${CATALOG_VERSION_HEADER}: ${catalogVersion}\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      () => socket.destroy(),
     );
+  });
+}
+
+/**
+ * Idle or trickling clients cannot hold sockets: Node answers (through clientError) a request whose
+ * headers are not in within server.headers_timeout_ms, or that is not complete within
+ * server.payload_timeout_ms of its start, and checks often enough to keep those deadlines to a fraction
+ * of a second. A request without a Host header reaches hapi, to be refused as problem+json.
+ */
+function limitSlowClients(server: Server, timeouts: Config['server']): void {
+  // Both fields exist on Node 20's http.Server; its type declarations lack them.
+  const listener = server.listener as Server['listener'] & { connectionsCheckingInterval: number; requireHostHeader: boolean };
+  listener.headersTimeout = timeouts.headers_timeout_ms;
+  listener.requestTimeout = Math.max(timeouts.headers_timeout_ms, timeouts.payload_timeout_ms);
+  // Read when the server starts listening.
+  listener.connectionsCheckingInterval = Math.max(50, Math.min(1000, Math.floor(Math.min(timeouts.headers_timeout_ms, timeouts.payload_timeout_ms) / 4)));
+  listener.requireHostHeader = false;
+  server.ext('onRequest', (request, h) => {
+    if (request.raw.req.httpVersion === '1.1' && request.headers.host === undefined) throw invalidInput('an HTTP/1.1 request needs a Host header');
+    return h.continue;
   });
 }
 
@@ -80,7 +114,7 @@ export async function createServer(gateway: Gateway, options: ServerOptions = {}
     router: { isCaseSensitive: true, stripTrailingSlash: false },
     routes: {
       validate: { failAction, options: { abortEarly: false }, query: Joi.object({}) },
-      payload: { maxBytes: config.limits.max_body_bytes, allow: ['application/json'], defaultContentType: 'application/json' },
+      payload: { timeout: false, maxBytes: config.limits.max_body_bytes, allow: ['application/json'], defaultContentType: 'application/json' },
       response: { emptyStatusCode: 204 },
       security: { noSniff: true, xframe: 'deny', referrer: 'no-referrer' },
       // Browsers may call with principal-bound tokens; the organization's trusted origins are enforced
@@ -93,7 +127,8 @@ export async function createServer(gateway: Gateway, options: ServerOptions = {}
   registerErrorHandling(server, config.server.public_url, renderHostedError);
   registerRateLimits(server, gateway);
   registerCatalogVersion(server, gateway.catalog.version);
-  answerClientErrors(server, config.server.public_url, gateway.catalog.version);
+  answerClientErrors(server, config, gateway.catalog.version);
+  limitSlowClients(server, config.server);
   rejectMalformedQueries(server);
   rejectDeepBodies(server);
   logRequests(server, gateway);
