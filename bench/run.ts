@@ -6,8 +6,9 @@
  * proxy, (c) through POST /v1/tasks/{id}/run of a real `gateway serve` on SQLite and on Postgres.
  * Per path: latency p50/p99 at 1 connection, requests a second at 50 connections, and server CPU per
  * request from /proc (Postgres backends included). Then POST /v1/discover over a generated
- * 10,000-task catalog, over HTTP and in-process (bench/discovery.ts). Prints a table and writes
- * bench/results/latest.json. `--profile` also writes a CPU profile of each gateway and summarises it.
+ * 10,000-task catalog, over HTTP and in-process (bench/discovery.ts). The same run and discover jobs also go
+ * through the MCP endpoint (POST /v1/mcp tools/call, bench/mcp.ts), compared with REST within each round.
+ * Prints a table and writes bench/results/latest.json. `--profile` also writes a CPU profile of each gateway and summarises it.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Dialect } from '../test/support/databases.js';
 import { benchDiscovery, generatedCatalog, generatedJobs } from './discovery.js';
+import { checkToolCalls, MCP_TARGETS, mcpTarget, type McpComparison } from './mcp.js';
 import { latencyAtOne, throughput, type LatencyResult, type Target, type ThroughputResult } from './load.js';
 import { cpuBetween, cpuOf, machine } from './procstat.js';
 import { summariseProfile, type ProfileSummary } from './profile.js';
@@ -95,6 +97,15 @@ function runPath(gateway: BenchGateway): Path {
   };
 }
 
+/** The same run as runPath, as an MCP run_task call. */
+function mcpRunPath(gateway: BenchGateway): Path {
+  return {
+    name: `run via MCP (${gateway.dialect})`,
+    target: mcpTarget(gateway, 'run_task', [{ task_id: RUN_TASK, input: { city: 'Paris' } }]),
+    serverPids: () => gateway.serverPids(),
+  };
+}
+
 function discoverTarget(gateway: BenchGateway, jobs: string[]): Target {
   return {
     url: `${gateway.server.url}/v1/discover`,
@@ -152,7 +163,7 @@ async function main(): Promise<void> {
     const paths: Path[] = [
       { name: 'direct', target: upstreamCall, serverPids: async () => [] },
       { name: 'bare proxy', target: { url: `${proxy.url}/weather/Paris` }, serverPids: async () => [proxy.pid] },
-      ...gateways.map(runPath),
+      ...gateways.flatMap((gateway) => [runPath(gateway), mcpRunPath(gateway)]),
       // Where a run's cost goes: the gateway's HTTP stack alone, then with authentication (one read).
       ...gateways.slice(0, 1).flatMap((gateway): Path[] => [
         { name: `GET /health (${gateway.dialect})`, diagnostic: true, target: { url: `${gateway.server.url}/health` }, serverPids: () => gateway.serverPids() },
@@ -165,10 +176,14 @@ async function main(): Promise<void> {
       ]),
     ];
     const jobs = generatedJobs(200);
-    const discoverTargets = gateways.map((gateway) => ({ name: `discover (${gateway.dialect})`, target: discoverTarget(gateway, jobs) }));
+    const discoverTargets = gateways.flatMap((gateway) => [
+      { name: `discover (${gateway.dialect})`, target: discoverTarget(gateway, jobs) },
+      { name: `discover via MCP (${gateway.dialect})`, target: mcpTarget(gateway, 'discover_tasks', jobs.map((job) => ({ job, limit: 5 }))) },
+    ]);
 
     process.stdout.write(`warming up ${paths.length} paths and ${discoverTargets.length} discover endpoints...\n`);
     for (const { target } of [...paths, ...discoverTargets]) await throughput(target, 10, 1);
+    for (const { name, target } of [...paths, ...discoverTargets]) if (name.includes('via MCP')) await checkToolCalls({ ...target, bodies: target.bodies!.slice(0, 3) });
 
     const rounds: Record<string, PathRound[]> = Object.fromEntries(paths.map((p) => [p.name, []]));
     const discoverRounds: Record<string, LatencyResult[]> = Object.fromEntries(discoverTargets.map((d) => [d.name, []]));
@@ -216,6 +231,20 @@ async function main(): Promise<void> {
       inProcess,
     };
 
+    // MCP beside REST, paired within each round (same upstream, measured close together).
+    const mcpRuns: McpComparison[] = gateways.map(({ dialect }) => {
+      const rest = rounds[`run (${dialect})`];
+      const mcp = rounds[`run via MCP (${dialect})`];
+      const cpu = mcp.map((x, i) => (x.serverCpuMsPerRequest === null || !rest[i].serverCpuMsPerRequest ? null : x.serverCpuMsPerRequest / rest[i].serverCpuMsPerRequest!));
+      const cpuKnown = cpu.filter((v): v is number => v !== null);
+      return { path: `run_task vs POST /v1/tasks/{id}/run (${dialect})`, addedP50Ms: median(mcp.map((x, i) => x.latency.p50Ms - rest[i].latency.p50Ms)), cpuRatio: cpuKnown.length ? median(cpuKnown) : null };
+    });
+    const mcpDiscover: McpComparison[] = gateways.map(({ dialect }) => {
+      const rest = discoverRounds[`discover (${dialect})`];
+      const mcp = discoverRounds[`discover via MCP (${dialect})`];
+      return { path: `discover_tasks vs POST /v1/discover (${dialect})`, addedP50Ms: median(mcp.map((x, i) => x.p50Ms - rest[i].p50Ms)), cpuRatio: null };
+    });
+
     for (const gateway of gateways) {
       await gateway.stop();
       children.splice(children.indexOf(gateway), 1);
@@ -232,9 +261,14 @@ async function main(): Promise<void> {
     process.stdout.write(`\n${table(
       ['discover (10,000 tasks)', 'p50 ms', 'p99 ms', 'failed'],
       [
-        ...discovery.http.map((row) => [`POST /v1/discover, ${row.path.slice('discover '.length)}`, fixed(row.p50Ms, 3), fixed(row.p99Ms, 3), String(row.failedRequests)]),
+        ...discovery.http.map((row) => [row.path.replace(/^discover via MCP/, 'MCP discover_tasks').replace(/^discover/, 'POST /v1/discover'), fixed(row.p50Ms, 3), fixed(row.p99Ms, 3), String(row.failedRequests)]),
         ['rank() in process', fixed(inProcess.p50Ms, 3), fixed(inProcess.p99Ms, 3), '0'],
       ],
+    )}\n`);
+
+    process.stdout.write(`\n${table(
+      ['MCP beside REST (median of per-round pairs)', 'added p50 ms', 'CPU/call x REST'],
+      [...mcpRuns, ...mcpDiscover].map((row) => [row.path, fixed(row.addedP50Ms, 3), fixed(row.cpuRatio)]),
     )}\n`);
 
     const targets = summary
@@ -245,7 +279,14 @@ async function main(): Promise<void> {
         { target: `${row.path}: throughput >= 0.5x proxy`, value: row.throughputVsProxy, met: row.throughputVsProxy! >= 0.5 },
         { target: `${row.path}: CPU/request <= 2.5x proxy`, value: row.cpuVsProxy, met: row.cpuVsProxy! <= 2.5 },
       ])
-      .concat(discovery.http.map((row) => ({ target: `${row.path}: p99 <= 10 ms`, value: row.p99Ms, met: row.p99Ms <= 10 })));
+      .concat(discovery.http.map((row) => ({ target: `${row.path}: p99 <= 10 ms`, value: row.p99Ms, met: row.p99Ms <= 10 })))
+      .concat(
+        mcpRuns.flatMap((row) => [
+          { target: `${row.path}: added p50 <= ${MCP_TARGETS.addedP50Ms} ms`, value: row.addedP50Ms, met: row.addedP50Ms <= MCP_TARGETS.addedP50Ms },
+          { target: `${row.path}: CPU/call <= ${MCP_TARGETS.cpuRatio}x`, value: row.cpuRatio, met: row.cpuRatio !== null && row.cpuRatio <= MCP_TARGETS.cpuRatio },
+        ]),
+        mcpDiscover.map((row) => ({ target: `${row.path}: added p50 <= ${MCP_TARGETS.discoverAddedP50Ms} ms`, value: row.addedP50Ms, met: row.addedP50Ms <= MCP_TARGETS.discoverAddedP50Ms })),
+      );
     process.stdout.write(`\n${table(['target', 'measured', 'met'], targets.map((t) => [t.target, fixed(t.value, 3), t.met ? 'yes' : 'NO']))}\n`);
     process.stdout.write(`\ncalls recorded: ${Object.entries(calls).map(([dialect, counts]) => `${dialect} ${JSON.stringify(counts)}`).join('; ')}\n`);
     for (const [dialect, profile] of Object.entries(profiles)) {
@@ -257,7 +298,7 @@ async function main(): Promise<void> {
     mkdirSync(resultsDir, { recursive: true });
     writeFileSync(
       path.join(resultsDir, 'latest.json'),
-      `${JSON.stringify({ date: new Date(started).toISOString(), durationS: Math.round((Date.now() - started) / 1000), machine: host, settings: s, summary, discovery, targets, calls, rounds, discoverRounds, profiles }, null, 2)}\n`,
+      `${JSON.stringify({ date: new Date(started).toISOString(), durationS: Math.round((Date.now() - started) / 1000), machine: host, settings: s, summary, discovery, mcp: { runs: mcpRuns, discover: mcpDiscover }, targets, calls, rounds, discoverRounds, profiles }, null, 2)}\n`,
     );
     process.stdout.write(`\n${host.cpus} x ${host.model}, Node ${host.node}, load average at the end ${host.load}; ${Math.round((Date.now() - started) / 1000)} s; bench/results/latest.json written\n`);
   } finally {

@@ -301,7 +301,9 @@ for (const dialect of dialects) {
       }
     });
 
-    it('prints a client config with gateway mcp url that the SDK client connects with as is', async () => {
+    it('prints a client config with gateway mcp url that the SDK client connects with as is', async function () {
+      // Four CLI processes on a shared machine.
+      this.timeout(240000);
       const zoe = await tokenFor('user:zoe');
       const printed = await runGateway(['mcp', 'url', '--token', zoe.token, '--tasks', 'rt-open.weather.now', '--json'], env);
       expect(printed.code, printed.stderr).to.equal(0);
