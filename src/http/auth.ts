@@ -21,14 +21,19 @@ declare module '@hapi/hapi' {
 
 const BEARER = /^Bearer +([^\s]+) *$/i;
 
+/** The token of an `Authorization: Bearer <token>` header; undefined for any other header. */
+export function bearerToken(header: string | undefined): string | undefined {
+  return header ? BEARER.exec(header)?.[1] : undefined;
+}
+
 /** Every 401 of the strategy names the scheme to use (RFC 6750), so MCP clients and other tools know how to sign in. */
-const CHALLENGE = { 'WWW-Authenticate': 'Bearer' };
+export const CHALLENGE = { 'WWW-Authenticate': 'Bearer' };
 
 async function authenticateBearer(gateway: Gateway, header: string | undefined, origin: string | undefined): Promise<Caller> {
-  const match = header ? BEARER.exec(header) : null;
-  if (!match) throw new GatewayError('unauthenticated', 'send Authorization: Bearer <key>', {}, CHALLENGE);
+  const token = bearerToken(header);
+  if (!token) throw new GatewayError('unauthenticated', 'send Authorization: Bearer <key>', {}, CHALLENGE);
   try {
-    return await authenticate(gateway.db, match[1], origin);
+    return await authenticate(gateway.db, token, origin);
   } catch (error) {
     if (error instanceof GatewayError && error.status === 401) throw new GatewayError(error.code, error.message, error.extras, { ...error.headers, ...CHALLENGE });
     throw error;

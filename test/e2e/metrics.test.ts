@@ -169,6 +169,7 @@ for (const dialect of dialects) {
         const answer = await scrape(authorization);
         expect(answer.status, String(authorization)).to.equal(401);
         expect(answer.headers.get('content-type')).to.match(/^application\/problem\+json/);
+        expect(answer.headers.get('www-authenticate')).to.equal('Bearer');
         const problem = (await answer.json()) as { code: string; detail: string };
         expect(problem.code).to.equal('unauthenticated');
         expect(problem.detail).to.not.contain(metricsToken);

@@ -2,19 +2,13 @@ import type { ServerRoute } from '@hapi/hapi';
 import type { Registry } from 'prom-client';
 import { GatewayError } from '../../../domain/errors.js';
 import { hashSecret, safeEqual } from '../../../domain/secrets.js';
-
-const BEARER = /^Bearer +([^\s]+) *$/i;
+import { bearerToken, CHALLENGE } from '../../auth.js';
 
 /**
- * Compares digests, so the time taken says nothing about the token's length or how much of it matched.
- * The metrics token is the operator's, not an organization's: it is not one of the API's credentials.
+ * GET /metrics: the Prometheus text exposition, only to `Authorization: Bearer <metrics.token>`. The
+ * token is the operator's, not one of the API's credentials. Digests are compared, so the time taken
+ * says nothing about the token's length or how much of it matched.
  */
-function presentsToken(header: string | undefined, tokenHash: string): boolean {
-  const match = header ? BEARER.exec(header) : null;
-  return safeEqual(hashSecret(match?.[1] ?? ''), tokenHash);
-}
-
-/** GET /metrics: the Prometheus text exposition, only to `Authorization: Bearer <metrics.token>`. */
 export const metricsRoute = (token: string, registry: Registry): ServerRoute => {
   const tokenHash = hashSecret(token);
   return {
@@ -22,8 +16,8 @@ export const metricsRoute = (token: string, registry: Registry): ServerRoute => 
     path: '/metrics',
     options: { auth: false },
     async handler(request, h) {
-      if (!presentsToken(request.headers.authorization as string | undefined, tokenHash)) {
-        throw new GatewayError('unauthenticated', 'send Authorization: Bearer <metrics.token>', {}, { 'WWW-Authenticate': 'Bearer' });
+      if (!safeEqual(hashSecret(bearerToken(request.headers.authorization as string | undefined) ?? ''), tokenHash)) {
+        throw new GatewayError('unauthenticated', 'send Authorization: Bearer <metrics.token>', {}, CHALLENGE);
       }
       return h.response(await registry.metrics()).type(registry.contentType);
     },
