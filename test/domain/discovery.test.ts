@@ -1,9 +1,10 @@
 import { expect } from 'chai';
 import { buildIndex, indexFor, MIN_SCORE, NEAR_MISSES, rank } from '../../src/domain/discovery/engine.js';
-import { readJob, SYNONYM_WEIGHT } from '../../src/domain/discovery/job.js';
+import { FUZZY_WEIGHT, readJob, SYNONYM_WEIGHT } from '../../src/domain/discovery/job.js';
 import { jobWords, stem } from '../../src/domain/discovery/text.js';
 import type { Task } from '../../src/domain/catalog/types.js';
-import { fixtureCatalog, variantOf } from '../fixtures/discovery/catalog.js';
+import { buildCatalog, builtinCatalogFiles } from '../../src/domain/catalog/load.js';
+import { fixtureCatalog, selfHostedCatalogFile, variantOf } from '../fixtures/discovery/catalog.js';
 
 const catalog = fixtureCatalog();
 const index = indexFor(catalog);
@@ -135,9 +136,17 @@ describe('discovery engine', () => {
       const withHistory = indexFor(variantOf(catalog, 'with-history', { tasks: new Map([...catalog.tasks, [history.id, history]]) }));
       const found = (job: string) => rank(withHistory, job, 5).candidates.map((ranked) => ranked.task.id);
 
-      it('serves a command with action words first by the tasks that change something', () => {
-        const ranking = rank(withHistory, 'post a message to the team channel', 5).candidates;
-        expect(ranking.map((ranked) => ranked.task.id)).to.deep.equal(['chatco.messages.post', 'mailer.mail.send', 'chatco.messages.history']);
+      it('serves a command only by tasks that perform its action: a task reading what was posted does not post', () => {
+        expect(found('post a message to the team channel')).to.deep.equal(['chatco.messages.post', 'mailer.mail.send']);
+        expect(found('show the message history of the team channel')[0]).to.equal('chatco.messages.history');
+      });
+
+      it('serves a command first by the tasks that change something, among those performing its action', () => {
+        // A read task whose own name holds the verb performs it, lexically: it still ranks after the writers.
+        const counts: Task = { ...history, id: 'chatco.messages.post_counts', capability: 'chat.post_counts', title: 'Post counts of a team channel' };
+        const withCounts = indexFor(variantOf(catalog, 'with-counts', { tasks: new Map([...catalog.tasks, [counts.id, counts]]) }));
+        const ranking = rank(withCounts, 'post a message to the team channel', 5).candidates;
+        expect(ranking.map((ranked) => ranked.task.id)).to.deep.equal(['chatco.messages.post', 'mailer.mail.send', 'chatco.messages.post_counts']);
         expect(ranking[2].score).to.be.greaterThan(ranking[1].score);
       });
 
@@ -207,6 +216,87 @@ describe('discovery engine', () => {
       const other = indexFor(variantOf(catalog, 'other-version', { synonyms: [] }));
       expect(other).to.not.equal(built);
       expect(other.version).to.equal('other-version');
+    });
+  });
+
+  describe('action coverage on the built-in catalog beside a self-hoster\'s file', () => {
+    const { catalog: merged } = buildCatalog([...builtinCatalogFiles(), selfHostedCatalogFile], {}, {});
+    const builtin = indexFor(merged);
+    const first = (job: string) => rank(builtin, job, 5).candidates[0]?.task;
+
+    it('qualifies nothing for a job whose action no task performs, even when its other words appear', () => {
+      for (const job of ['unclog the kitchen sink', 'reserve a hotel room in Rome', 'book a massage for tomorrow', 'sell my old bike']) {
+        expect(rank(builtin, job, 5).candidates, job).to.deep.equal([]);
+      }
+      // "book" is a word of book tasks and of adding a calendar event, "tomorrow" of forecasts: close, not candidates.
+      const { nearMisses } = rank(builtin, 'book a massage for tomorrow', 5);
+      expect(nearMisses.length).to.be.within(1, NEAR_MISSES);
+      for (const miss of nearMisses) {
+        expect(miss.matched.length).to.be.greaterThan(0);
+        expect(miss.missed).to.include('massage');
+      }
+    });
+
+    it('counts a verb the catalog does not know as the job\'s missed action, never drops it', () => {
+      const [verb] = readJob(builtin, 'repaint the holiday cottage').terms;
+      expect(verb).to.include({ word: 'repaint', role: 'action' });
+      expect(verb.alternatives).to.deep.equal([]);
+      const { candidates, nearMisses } = rank(builtin, 'repaint the holiday cottage', 5);
+      expect(candidates).to.deep.equal([]);
+      expect(nearMisses[0].matched).to.deep.equal(['holiday']);
+      expect(nearMisses[0].missed).to.deep.equal(['repaint', 'cottage']);
+      // A task's keywords do not make it perform a verb unless it changes something: listing pull requests
+      // (keyword "merge") does not merge one.
+      expect(rank(builtin, 'merge the open pull request', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'merge the open pull request', 5).nearMisses[0].task.id).to.equal('github.pulls.list');
+    });
+
+    it('reads a verb with its particle as one action ("turn on"), which no task performs', () => {
+      expect(readJob(builtin, 'turn on the sprinklers if it has not rained today').terms[0]).to.include({ word: 'turn on', role: 'action' });
+      expect(rank(builtin, 'turn on the sprinklers if it has not rained today', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'switch off the heating, it is warm', 5).candidates).to.deep.equal([]);
+    });
+
+    it('qualifies nothing when the thing a job asks to see is unknown ("find a plumber")', () => {
+      expect(readJob(builtin, 'find a plumber available tomorrow').sought?.word).to.equal('plumber');
+      expect(rank(builtin, 'find a plumber available tomorrow', 5).candidates).to.deep.equal([]);
+      expect(first('find some novels by Zadie Smith')?.capability).to.equal('books.search');
+    });
+
+    it('still finds the task of paraphrased real jobs', () => {
+      expect(first('is it going to be sunny in Madrid tomorrow')?.capability).to.equal('weather.forecast');
+      expect(first('ping my client by SMS that the parcel left')?.id).to.equal('textly.sms.send');
+      expect(first('mark the laundry chore as finished')?.id).to.equal('chores.todo.complete');
+      expect(first('should I pack an umbrella for Amsterdam next week')?.capability).to.equal('weather.forecast');
+    });
+
+    it('reads a yes-or-no question as a question, but not a polite command', () => {
+      expect(readJob(builtin, 'should I pack an umbrella').question).to.equal(true);
+      expect(readJob(builtin, 'any unread mail').question).to.equal(true);
+      expect(readJob(builtin, 'will you send an email to Bob').question).to.equal(false);
+    });
+
+    it('lets a task that changes something and performs the deed a command names do it ("post a comment")', () => {
+      expect(readJob(builtin, 'post a comment on github issue 7').terms[0].object?.word).to.equal('comment');
+      expect(first('post a comment on github issue 7')?.id).to.equal('github.issues.comment');
+      // An object that names no deed lends the verb nothing: deleting a repository is not opening an issue.
+      expect(rank(builtin, 'delete the github repository', 5).candidates).to.deep.equal([]);
+    });
+
+    it('reads an action verb after a preposition as a noun, "open" before a noun as describing it, a date as a date', () => {
+      expect(readJob(builtin, 'my github repos sorted by update').terms.map((term) => term.role)).to.not.include('action');
+      expect(readJob(builtin, 'list open issues on github').terms.map((term) => term.word)).to.deep.equal(['list', 'issues', 'github']);
+      expect(first('list open issues on github')?.id).to.equal('github.issues.list');
+      expect(readJob(builtin, 'open an issue about the crash').terms[0]).to.include({ word: 'open', role: 'neutral' });
+      expect(jobWords('usd rate on 2019-06-14.').at(-1)).to.deep.equal({ word: '2019-06-14', stem: 'date', literal: false, nameLike: false });
+    });
+
+    it('finds a word with a letter left out or one too many, but not a changed letter that makes another word', () => {
+      expect(first('wether in Oslo now')?.capability).to.equal('weather.current');
+      expect(first('forcast for Boston')?.capability).to.equal('weather.forecast');
+      const massage = readJob(builtin, 'book a massage').terms.find((term) => term.word === 'massage')!;
+      expect(massage.alternatives).to.deep.equal([]);
+      expect(readJob(builtin, 'wether').terms[0].alternatives).to.deep.equal([{ term: 'weather', weight: FUZZY_WEIGHT }]);
     });
   });
 });

@@ -134,6 +134,19 @@ eachDialect('POST /v1/discover', (h) => {
       expect(readyOf((await discover({ task: 'coordinates of an address' }, carol)).json, 'mapsco.geocode')).to.equal(true);
     });
 
+    it('ranks a ready candidate ahead of a similar one that is not ready, once a principal is named', async () => {
+      const job = { task: 'latitude and longitude of a place or address' };
+      const unnamed = (await discover(job)).json.candidates.map((c: { id: string }) => c.id);
+      expect(unnamed.slice(0, 2)).to.deep.equal(['atlas.places.geocode', 'mapsco.geocode']);
+      // MapsCo has a platform credential configured, Atlas none: MapsCo can run now.
+      const named = (await discover(job, { 'svc-principal': 'user:frank' })).json.candidates;
+      expect(named.map((c: { id: string; ready: boolean }) => [c.id, c.ready]).slice(0, 2)).to.deep.equal([['mapsco.geocode', true], ['atlas.places.geocode', false]]);
+      expect((await discover({ ...job, limit: 1 }, { 'svc-principal': 'user:frank' })).json.candidates.map((c: { id: string }) => c.id)).to.deep.equal(['mapsco.geocode']);
+      await insertConnection(h(), 'organization', 'atlas');
+      const both = (await discover(job, { 'svc-principal': 'user:frank' })).json.candidates;
+      expect(both.map((c: { id: string }) => c.id).slice(0, 2)).to.deep.equal(['atlas.places.geocode', 'mapsco.geocode']);
+    });
+
     it('lets a principal-bound token discover as itself, and refuses it another principal', async () => {
       const token = await insertUserToken(h(), 'user:dave');
       const auth = { authorization: `Bearer ${token}` };

@@ -1,6 +1,7 @@
 import type { Catalog, Task } from '../catalog/types.js';
 import { readJob, type JobContext } from './job.js';
-import { ACTION_VERBS } from './lexicon.js';
+import { ACTION_VERBS, RESULT_VERBS } from './lexicon.js';
+import { stem, words } from './text.js';
 import { buildVocabulary, textTerms, type Vocabulary } from './vocabulary.js';
 
 /**
@@ -21,6 +22,7 @@ const B = 0.75;
 export const MIN_SCORE = 2;
 
 const actionVerbs = new Set(ACTION_VERBS);
+const resultVerbs = new Set(RESULT_VERBS);
 
 interface Postings {
   docs: Uint32Array;
@@ -36,16 +38,46 @@ export interface DiscoveryIndex extends JobContext {
   vocabulary: Vocabulary;
   /** 1 for tasks that change something: kind action, or account tasks whose capability ends in an action verb. */
   writes: Uint8Array;
+  /** Action verb stems to the tasks that perform them (see `performedVerbs`). */
+  performers: Map<string, Uint32Array>;
+  /** A one-letter deletion of an index term to the terms it comes from: finds a letter left out. */
+  deletions: Map<string, string[]>;
   /**
    * Per-document work space of `rank`, zero between calls: ranking is synchronous, so one set per index
    * serves every request without allocating (and collecting) arrays the size of the catalog each time.
    */
-  scratch: { scores: Float64Array; masks: Uint32Array; termBest: Float64Array };
+  scratch: { scores: Float64Array; masks: Uint32Array; termBest: Float64Array; performed: Uint32Array };
 }
 
 function changesSomething(task: Task): boolean {
   return task.kind === 'action' || (task.kind === 'account' && actionVerbs.has(task.capability.split('.').pop()!));
 }
+
+/**
+ * The terms naming what a task performs, which a job's action word must meet: the word its title and
+ * description open with ("Convert an amount", "Refunds a payment"), the last part of its capability and id
+ * ("currency.convert"), and for a task that changes something all its title's words ("Add or update a
+ * contact") and its keywords ("book", "schedule", "signup"). A task that only reads does not perform the verbs its keywords
+ * mention: "Search for books" does not book, and listing pull requests does not merge one.
+ */
+function performedVerbs(task: Task, writes: boolean): Set<string> {
+  const named = [
+    ...(writes ? words(task.title) : words(task.title).slice(0, 1)),
+    words(task.description)[0],
+    ...words(task.capability.split('.').pop()!),
+    ...words(task.id.split('.').pop()!),
+    ...(writes ? task.keywords.flatMap(words) : []),
+  ];
+  return new Set(named.filter((word) => word !== undefined).map(stem));
+}
+
+/** Each one-letter deletion of a word. */
+function deletionsOf(word: string): string[] {
+  return Array.from({ length: word.length }, (_, at) => word.slice(0, at) + word.slice(at + 1));
+}
+
+/** Terms this long or longer are found again from a typing slip. */
+const SLIP_MIN_LENGTH = 4;
 
 export function buildIndex(catalog: Catalog): DiscoveryIndex {
   const tasks = [...catalog.tasks.values()].filter((task) => task.status === 'active').sort((a, b) => (a.id < b.id ? -1 : 1));
@@ -93,6 +125,23 @@ export function buildIndex(catalog: Catalog): DiscoveryIndex {
   });
   const postings = new Map<string, Postings>();
   for (const [term, entry] of building) postings.set(term, { docs: Uint32Array.from(entry.docs), weights: Float64Array.from(entry.weights) });
+  const writes = Uint8Array.from(tasks, (task) => (changesSomething(task) ? 1 : 0));
+  const performing = new Map<string, number[]>();
+  tasks.forEach((task, doc) => {
+    for (const verb of performedVerbs(task, writes[doc] === 1)) performing.set(verb, [...(performing.get(verb) ?? []), doc]);
+  });
+  const deletions = new Map<string, string[]>();
+  for (const term of postings.keys()) {
+    if (term.length < SLIP_MIN_LENGTH || term.includes(' ')) continue;
+    for (const deletion of new Set(deletionsOf(term))) deletions.set(deletion, [...(deletions.get(deletion) ?? []), term]);
+  }
+  // A letter left out ("wether") or one too many ("forecasst"); not a changed letter, which too often
+  // makes another real word ("massage", "message").
+  const similar = (term: string): string[] => {
+    const found = new Set(deletions.get(term));
+    for (const deletion of deletionsOf(term)) if (postings.has(deletion)) found.add(deletion);
+    return [...found].sort();
+  };
   return {
     version: catalog.version,
     tasks,
@@ -100,8 +149,16 @@ export function buildIndex(catalog: Catalog): DiscoveryIndex {
     vocabulary,
     names,
     has: (term) => postings.has(term),
-    writes: Uint8Array.from(tasks, (task) => (changesSomething(task) ? 1 : 0)),
-    scratch: { scores: new Float64Array(tasks.length), masks: new Uint32Array(tasks.length), termBest: new Float64Array(tasks.length) },
+    similar,
+    writes,
+    performers: new Map([...performing].map(([verb, docs]) => [verb, Uint32Array.from(docs)])),
+    deletions,
+    scratch: {
+      scores: new Float64Array(tasks.length),
+      masks: new Uint32Array(tasks.length),
+      termBest: new Float64Array(tasks.length),
+      performed: new Uint32Array(tasks.length),
+    },
   };
 }
 
@@ -166,21 +223,38 @@ function best(docs: Iterable<number>, count: number, better: Order): number[] {
 
 /**
  * Ranks the catalog's active tasks for a job in plain words. A task qualifies when its score clears
- * MIN_SCORE, it matches one of the job's action words (when the job has any) and one of its object
- * words (when it has any), and, for a question, it changes nothing. A command with action words is
- * served first by the tasks that change something ("schedule a meeting" before listing the schedule).
+ * MIN_SCORE; it performs one of the job's action words (when the job has any; a verb asking for a
+ * worked-out result, "calculate", is met by any task that changes nothing; a task that changes something
+ * also does "post a comment" when it performs "comment"); it matches one of the
+ * job's object words (when it has any); and, for a question, it changes nothing. A job asking to see something no task knows ("get
+ * a haircut") qualifies nothing. A command with action words is served first by the tasks that change
+ * something ("schedule a meeting" before listing the schedule).
  */
 export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking {
-  const { terms, question } = readJob(index, job);
-  const { scores, masks, termBest } = index.scratch;
+  const { terms, question, sought } = readJob(index, job);
+  const { scores, masks, termBest, performed } = index.scratch;
   const touched: number[] = [];
+  const performing: number[] = [];
   const termDocs: number[] = [];
   let actionMask = 0;
+  let resultMask = 0;
   let objectMask = 0;
   try {
     terms.forEach((term, position) => {
       const bit = 1 << position;
-      if (term.role === 'action') actionMask |= bit;
+      if (term.role === 'action') {
+        actionMask |= bit;
+        if (resultVerbs.has(term.word)) resultMask |= bit;
+        const perform = (verb: string, writersOnly: boolean) => {
+          for (const doc of index.performers.get(verb) ?? []) {
+            if (writersOnly && !index.writes[doc]) continue;
+            if (performed[doc] === 0) performing.push(doc);
+            performed[doc] |= bit;
+          }
+        };
+        for (const { term: verb } of term.alternatives) perform(verb, false);
+        for (const { term: verb } of term.object?.alternatives ?? []) perform(verb, true);
+      }
       if (term.role === 'object') objectMask |= bit;
       // A document matching several of a term's alternatives counts the best one once.
       termDocs.length = 0;
@@ -201,24 +275,31 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
       }
     });
 
+    const performs = (doc: number) => performed[doc] | (index.writes[doc] ? 0 : resultMask);
+    // An action word a task has in its text but does not perform ("merge" for listing pull requests) is missed.
+    const met = (doc: number) => masks[doc] & ~(actionMask & ~performs(doc));
     const describe = (doc: number): Ranked => {
-      const matched = new Set(terms.filter((_, position) => masks[doc] & (1 << position)).map((term) => term.word));
+      const words = met(doc);
+      const matched = new Set(terms.filter((_, position) => words & (1 << position)).map((term) => term.word));
       const missed = new Set(terms.map((term) => term.word).filter((word) => !matched.has(word)));
       return { task: index.tasks[doc], score: Math.round(scores[doc] * 1000) / 1000, matched: [...matched], missed: [...missed] };
     };
     const qualifies = (doc: number) =>
       scores[doc] >= MIN_SCORE &&
       !(question && index.writes[doc]) &&
-      (actionMask === 0 || (masks[doc] & actionMask) !== 0) &&
+      (actionMask === 0 || (performs(doc) & actionMask) !== 0) &&
       (objectMask === 0 || (masks[doc] & objectMask) !== 0);
+    const namesSomething = (actionMask !== 0 || objectMask !== 0) && !(sought && sought.alternatives.length === 0);
     const commandOrder = rankOrder(index, scores, !question && actionMask !== 0 ? index.writes : undefined);
-    const candidates = actionMask === 0 && objectMask === 0 ? [] : best(touched.filter(qualifies), limit, commandOrder);
+    const candidates = namesSomething ? best(touched.filter(qualifies), limit, commandOrder) : [];
     if (candidates.length > 0) return { candidates: candidates.map(describe), nearMisses: [] };
-    return { candidates: [], nearMisses: best(touched, NEAR_MISSES, rankOrder(index, scores)).map(describe) };
+    const close = touched.filter((doc) => met(doc) !== 0);
+    return { candidates: [], nearMisses: best(close, NEAR_MISSES, rankOrder(index, scores)).map(describe) };
   } finally {
     for (const doc of touched) {
       scores[doc] = 0;
       masks[doc] = 0;
     }
+    for (const doc of performing) performed[doc] = 0;
   }
 }

@@ -1,5 +1,6 @@
 import {
-  ACTION_VERBS, ASKERS, DETERMINERS, GIVING_VERBS, HOW_TO_FOLLOWERS, IMPLIED_VERBS, MODIFIERS, NEUTRAL_VERBS, POLITE_OPENERS, QUESTION_WORDS,
+  ACTION_VERBS, ASKERS, DETERMINERS, GIVING_VERBS, HOW_TO_FOLLOWERS, IMPLIED_VERBS, MODIFIERS, NEUTRAL_VERBS, PARTICLE_VERBS, POLITE_OPENERS, PREPOSITIONS,
+  QUESTION_AUXILIARIES, QUESTION_WORDS,
 } from './lexicon.js';
 import { jobWords, stem, type JobWord } from './text.js';
 import { phraseAt, stopWords, type Vocabulary } from './vocabulary.js';
@@ -19,12 +20,19 @@ export interface JobTerm {
   role: WordRole;
   /** Index terms that match it: its own term at weight 1, its synonyms a little less. */
   alternatives: Array<{ term: string; weight: number }>;
+  /**
+   * Of an action word, the object right after it when that names a deed too ("post a comment", "leave a
+   * reply"): a task that changes something and performs it does the job.
+   */
+  object?: JobTerm;
 }
 
 export interface Job {
   terms: JobTerm[];
   /** Opens with a question word: it asks to know something, so only tasks that read can answer it. */
   question: boolean;
+  /** The object word right after a read verb ("find a plumber"): what the job asks to see. */
+  sought?: JobTerm;
 }
 
 /** What reading a job needs from the index. */
@@ -34,10 +42,16 @@ export interface JobContext {
   has(term: string): boolean;
   /** Terms of task ids, titles, keywords, capabilities and provider names: words that name tasks. */
   names: Set<string>;
+  /** Terms of the index one typing slip away from `term` ("forcast" for "forecast"). */
+  similar(term: string): string[];
 }
 
 /** A synonym counts a little less than the job's own word, so exact wording wins a tie. */
 export const SYNONYM_WEIGHT = 0.8;
+/** A word no task knows may be a typing slip of one that some task does, counted well below the word itself. */
+export const FUZZY_WEIGHT = 0.7;
+/** Shorter words have too many neighbours one slip away to guess which was meant. */
+const FUZZY_MIN_LENGTH = 5;
 /** Internal safety cap on distinct job terms scored (a bit each in a 32-bit mask), not a product limit. */
 const MAX_JOB_TERMS = 32;
 
@@ -46,10 +60,14 @@ const neutralVerbs = new Set(NEUTRAL_VERBS);
 const modifiers = new Set(MODIFIERS);
 const determiners = new Set(DETERMINERS);
 const questionWords = new Set(QUESTION_WORDS);
+const questionAuxiliaries = new Set(QUESTION_AUXILIARIES);
 const howToFollowers = new Set(HOW_TO_FOLLOWERS);
 const politeOpeners = new Set(POLITE_OPENERS);
 const askers = new Set(ASKERS);
 const givingVerbs = new Set(GIVING_VERBS);
+/** Words that follow a verb into its object ("adopt a", "unclog the", "sell my"). */
+const leadsObject = new Set([...DETERMINERS, ...ASKERS, 'him', 'them']);
+const prepositions = new Set(PREPOSITIONS);
 
 function alternativesOf(context: JobContext, term: string): JobTerm['alternatives'] {
   return [{ term, weight: 1 }, ...(context.vocabulary.synonyms.get(term) ?? []).map((synonym) => ({ term: synonym, weight: SYNONYM_WEIGHT }))].filter(
@@ -58,6 +76,7 @@ function alternativesOf(context: JobContext, term: string): JobTerm['alternative
 }
 
 function isQuestion([first, second]: JobWord[]): boolean {
+  if (first && questionAuxiliaries.has(first.word)) return second?.word !== 'you';
   if (!first || !questionWords.has(first.word)) return false;
   return first.word !== 'how' || !howToFollowers.has(second?.word ?? '');
 }
@@ -70,26 +89,49 @@ function openerWithImpliedVerb(all: JobWord[]): JobWord | undefined {
   return askers.has(all[at + 1]?.word ?? '') ? undefined : opener;
 }
 
+/** A verb of the lists as written, or the verb of its -ing form ("looking", "sending", "setting"). */
+function verbIn(list: Set<string>, word: string): boolean {
+  if (list.has(word)) return true;
+  if (!word.endsWith('ing') || word.length < 6) return false;
+  const base = word.slice(0, -3);
+  return list.has(base) || list.has(`${base}e`) || (base.at(-1) === base.at(-2) && list.has(base.slice(0, -1)));
+}
+
+/** Before a verb, a word that leaves it in verb position: a stop word other than a determiner or preposition ("sorted by update"). */
+function opensVerb(previous: JobWord | undefined): boolean {
+  return !previous || (stopWords.has(previous.word) && !determiners.has(previous.word) && !prepositions.has(previous.word));
+}
+
 /**
- * Only the verb's own form is an action or neutral verb (stems would make "general" a "generate").
- * After a determiner or another content word it is a noun ("the post", "blog post"); in a question it
- * describes rather than asks ("which countries pay with the euro"); "send me" only asks to be given.
+ * Only the verb's own form (or its -ing form) is an action or neutral verb (stems would make "general" a
+ * "generate"). After a determiner or another content word it is a noun ("the post", "blog post"); in a
+ * question it describes rather than asks ("which countries pay with the euro"); "send me" only asks to be given.
  */
 function roleOf(word: string, previous: JobWord | undefined, next: JobWord | undefined, question: boolean): WordRole {
-  if (actionVerbs.has(word)) {
-    if (previous && (determiners.has(previous.word) || !stopWords.has(previous.word))) return 'object';
+  if (verbIn(actionVerbs, word)) {
+    if (!opensVerb(previous)) return 'object';
     if (question || (givingVerbs.has(word) && askers.has(next?.word ?? ''))) return 'neutral';
     return 'action';
   }
-  if (neutralVerbs.has(word)) return 'neutral';
+  if (verbIn(neutralVerbs, word)) return 'neutral';
   if (modifiers.has(word)) return 'modifier';
   return 'object';
+}
+
+/** The particle making a verb and particle one deed ("turn on", "top up"), when the job has one here. */
+function particleAfter(all: JobWord[], position: number, question: boolean): string | undefined {
+  const [current, next] = [all[position], all[position + 1]];
+  if (question || !next || !opensVerb(all[position - 1])) return undefined;
+  return PARTICLE_VERBS[current.word]?.includes(next.word) ? next.word : undefined;
 }
 
 /**
  * The job's terms. Dropped: stop words, one-letter words, literals (numbers, URLs, e-mail addresses,
  * paths, #channels, quoted text) and names (capitalised inside the sentence, or with digits) that no
  * task is named by: those are the task's input ("Paris", "Marie Curie"), not the job.
+ *
+ * A word no task knows is kept as missed, never dropped: when it opens a command and a determiner follows
+ * ("unclog the sink", "adopt a kitten") it is the job's action, which no task can then perform.
  */
 export function readJob(context: JobContext, text: string): Job {
   const all = jobWords(text);
@@ -103,20 +145,49 @@ export function readJob(context: JobContext, text: string): Job {
     terms.push(term);
   };
   const opener = question ? undefined : openerWithImpliedVerb(all);
-  if (opener) add(`verb ${opener.word}`, { word: opener.word, role: 'action', alternatives: alternativesOf(context, stem(IMPLIED_VERBS[opener.word])) });
+  /** Before the first content word of a command that opens with no verb it implies. */
+  let opening = !opener;
+  /** The verb whose object may come next: only determiners, pronouns and modifiers stand between them. */
+  let verb: JobTerm | undefined;
+  let sought: JobTerm | undefined;
+  const place = (key: string, term: JobTerm) => {
+    add(key, term);
+    opening = false;
+    if (term.role === 'neutral' || term.role === 'action') verb = term;
+    else if (term.role === 'object' && verb) {
+      if (verb.role === 'neutral') sought ??= term;
+      else if (verbIn(actionVerbs, term.word)) verb.object ??= term;
+      verb = undefined;
+    }
+  };
+  if (opener) place(`verb ${opener.word}`, { word: opener.word, role: 'action', alternatives: alternativesOf(context, stem(IMPLIED_VERBS[opener.word])) });
   for (let position = 0; position < all.length; position += 1) {
+    const current = all[position];
+    if (stopWords.has(current.word) && !leadsObject.has(current.word)) verb = undefined;
+    const particle = particleAfter(all, position, question);
+    if (particle) {
+      const key = `${current.stem} ${stem(particle)}`;
+      place(key, { word: `${current.word} ${particle}`, role: 'action', alternatives: alternativesOf(context, key) });
+      position += 1;
+      continue;
+    }
     const phrase = phraseAt(context.vocabulary, stems, position);
     if (phrase) {
       const words = all.slice(position, position + phrase.length).map((word) => word.word);
-      add(phrase.join(' '), { word: words.join(' '), role: 'object', alternatives: alternativesOf(context, phrase.join(' ')) });
+      const role = roleOf(words[0], all[position - 1], all[position + phrase.length], question) === 'action' ? 'action' : 'object';
+      place(phrase.join(' '), { word: words.join(' '), role, alternatives: alternativesOf(context, phrase.join(' ')) });
       position += phrase.length - 1;
       continue;
     }
-    const current = all[position];
     if (current.literal || stopWords.has(current.word) || current.word.length === 1) continue;
-    const alternatives = alternativesOf(context, current.stem);
+    // "open bugs", "open pull requests": describing what is listed, not asking to open (create) one.
+    if (current.word === 'open' && all[position + 1] && !stopWords.has(all[position + 1].word)) continue;
+    let alternatives = alternativesOf(context, current.stem);
     if (current.nameLike && !alternatives.some((alternative) => context.names.has(alternative.term))) continue;
-    add(current.stem, { word: current.word, role: roleOf(current.word, all[position - 1], all[position + 1], question), alternatives });
+    if (alternatives.length === 0 && current.stem.length >= FUZZY_MIN_LENGTH) alternatives = context.similar(current.stem).map((term) => ({ term, weight: FUZZY_WEIGHT }));
+    let role = roleOf(current.word, all[position - 1], all[position + 1], question);
+    if (opening && !question && role === 'object' && alternatives.length === 0 && leadsObject.has(all[position + 1]?.word ?? '')) role = 'action';
+    place(current.stem, { word: current.word, role, alternatives });
   }
-  return { terms, question };
+  return { terms, question, sought };
 }

@@ -20,6 +20,9 @@ export const STOP_WORDS = [
   'much', 'many', 'more', 'most', 'other', 'another', 'same', 'own', 'way', 'thing', 'things',
   'don', 'doesn', 'didn', 'isn', 'aren', 'wasn', 'won', 'cannot', 'wouldn', 'shouldn', 'couldn',
   'know', 'tell', 'say', 'said', 'ask', 'quick', 'quickly', 'really', 'away', 'soon',
+  'rn', 'asap', 'plz', 'thx', 'outside', 'exactly', 'actually', 'briefly', 'maybe', 'somehow', 'anyway',
+  'against', 'vs', 'versus', 'between', 'among', 'within', 'near', 'across', 'during', 'since', 'until', 'while',
+  'before', 'after', 'around', 'through', 'throughout', 'toward', 'towards', 'upon', 'onto', 're', 'etc',
 ];
 
 /**
@@ -29,9 +32,9 @@ export const STOP_WORDS = [
  */
 export const NEUTRAL_VERBS = [
   'get', 'fetch', 'show', 'find', 'look', 'lookup', 'check', 'see', 'give', 'read', 'retrieve', 'view',
-  'display', 'list', 'search', 'query', 'return', 'grab', 'obtain', 'pull', 'print', 'browse', 'inspect',
+  'display', 'list', 'search', 'query', 'return', 'grab', 'obtain', 'pull', 'browse', 'inspect',
   'describe', 'explore', 'discover', 'figure', 'learn', 'load', 'open', 'make', 'turn', 'take', 'leave',
-  'bring', 'keep',
+  'bring', 'keep', 'dump', 'explain', 'recommend', 'suggest', 'catch', 'track', 'monitor', 'watch', 'compare',
 ];
 
 /**
@@ -52,8 +55,36 @@ export const ACTION_VERBS = [
   'split', 'round', 'slugify', 'capitalize', 'uppercase', 'lowercase', 'trim', 'escape', 'unescape',
   'tweet', 'forward', 'attach', 'pin', 'unpin', 'react', 'rate', 'review', 'submit', 'fill',
   'measure', 'shuffle', 'pick', 'roll', 'flip', 'draw', 'wrap', 'minify', 'prettify', 'beautify',
-  'chart', 'plot', 'graph', 'upsert', 'insert', 'refund', 'charge', 'invoice',
+  'chart', 'plot', 'graph', 'upsert', 'insert', 'refund', 'charge', 'invoice', 'print', 'extract', 'define',
+  'complete', 'finish', 'tick', 'produce', 'determine', 'estimate', 'derive', 'exchange',
+  // Everyday deeds: a job naming one is served only by a task that performs it, so these keep a job
+  // about the home, errands or travel from landing on a task that merely shares its other words.
+  'adopt', 'rent', 'hire', 'lease', 'borrow', 'lend', 'fix', 'repair', 'mend', 'unclog', 'replace', 'service',
+  'clean', 'wash', 'tidy', 'vacuum', 'mop', 'sweep', 'mow', 'prune',
+  'paint', 'build', 'cook', 'bake', 'fry', 'grill', 'brew', 'feed', 'walk', 'groom', 'bathe', 'babysit',
+  'lock', 'unlock', 'dim', 'brighten', 'shut', 'switch', 'renew', 'invest',
+  'apply', 'enroll', 'enrol', 'donate', 'bet', 'vote', 'deliver', 'ship', 'collect',
+  'fly', 'travel', 'ride', 'hail', 'meditate', 'teach', 'sing', 'dance',
+  'log', 'shop', 'dye', 'shave', 'rebook', 'reschedule', 'checkout',
+  'refill', 'dial', 'stream', 'scan', 'fax', 'sew', 'knit',
 ];
+
+/**
+ * Verb and particle pairs that make one deed ("turn on the lights", "top up my phone"): read as one action
+ * word, which a task must perform like any other.
+ */
+export const PARTICLE_VERBS: Record<string, string[]> = {
+  turn: ['on', 'off', 'up', 'down'],
+  switch: ['on', 'off'],
+  shut: ['down', 'off'],
+  power: ['on', 'off', 'up', 'down'],
+  top: ['up'],
+  check: ['in', 'out'],
+  plug: ['in'],
+  hook: ['up'],
+  pick: ['up'],
+  drop: ['off'],
+};
 
 /**
  * Words after which an action verb is a noun ("the post", "my reply", "a blog post" is caught by the
@@ -64,8 +95,17 @@ export const DETERMINERS = [
   'some', 'any', 'each', 'every', 'no', 'of',
 ];
 
+/** After one of these an action verb is a noun ("sorted by update", "ready for review"); "to" keeps a verb. */
+export const PREPOSITIONS = ['by', 'for', 'of', 'on', 'in', 'at', 'with', 'from', 'about', 'after', 'before', 'since', 'until', 'during', 'via'];
+
 /** A job opening with one of these asks to know something: it is answered by a task that reads. */
 export const QUESTION_WORDS = ['what', 'whats', 'which', 'who', 'whom', 'whose', 'when', 'where', 'why', 'how'];
+
+/**
+ * Words opening a yes-or-no question ("is it raining", "do I have mail", "should I pack an umbrella", "any
+ * news"), unless "you" follows: "will you" opens a polite command. "can I ..." asks for a deed, so it is not here.
+ */
+export const QUESTION_AUXILIARIES = ['is', 'are', 'was', 'were', 'am', 'do', 'does', 'did', 'has', 'have', 'should', 'will', 'isnt', 'arent', 'any'];
 
 /** "how do I ...", "how to ...": a request for the deed, not a question about the world. */
 export const HOW_TO_FOLLOWERS = ['do', 'can', 'could', 'should', 'would', 'to', 'shall', 'may'];
@@ -81,8 +121,8 @@ export const POLITE_OPENERS = ['please', 'pls', 'kindly', 'can', 'could', 'would
 
 /**
  * Words that, opening a command, mean another verb: nouns used as verbs ("email my boss the report" asks
- * to send one) and "tell" followed by someone other than the asker. The job then carries that verb as an
- * action word beside the word itself.
+ * to send one), everyday turns of phrase ("shoot an email", "file a bug") and "tell" followed by someone
+ * other than the asker. The job then carries that verb as an action word beside the word itself.
  */
 export const IMPLIED_VERBS: Record<string, string> = {
   tell: 'send',
@@ -92,8 +132,28 @@ export const IMPLIED_VERBS: Record<string, string> = {
   text: 'send',
   dm: 'send',
   ping: 'send',
+  shoot: 'send',
+  fire: 'send',
+  drop: 'send',
   tweet: 'post',
+  file: 'create',
+  raise: 'create',
+  jot: 'write',
+  tick: 'complete',
 };
+
+/**
+ * Action verbs asking for a result worked out from the job's input ("calculate", "convert", "graph"):
+ * any task that changes nothing may give it, whether or not it names the verb ("compute an md5 checksum"
+ * is answered by "Hash text", "graph the pound" by exchange rates over a date range). The other action
+ * verbs change the world (send, book, buy, delete) and only a task performing them will do.
+ */
+export const RESULT_VERBS = [
+  'compute', 'calculate', 'generate', 'produce', 'convert', 'exchange', 'determine', 'estimate', 'derive', 'chart', 'plot', 'graph',
+  'count', 'sort', 'measure', 'format', 'parse', 'validate', 'verify', 'encode', 'decode',
+  'encrypt', 'decrypt', 'hash', 'shorten', 'slugify', 'capitalize', 'uppercase', 'lowercase', 'trim',
+  'escape', 'unescape', 'minify', 'prettify', 'beautify', 'extract', 'define', 'round', 'split', 'shuffle', 'roll', 'flip',
+];
 
 /**
  * Words that qualify the job (when, which one) rather than name what it is about. They count for
@@ -102,7 +162,7 @@ export const IMPLIED_VERBS: Record<string, string> = {
 export const MODIFIERS = [
   'new', 'latest', 'recent', 'recently', 'current', 'currently', 'today', 'todays', 'tomorrow', 'tonight',
   'yesterday', 'now', 'right', 'next', 'last', 'first', 'top', 'best', 'week', 'weekend', 'month', 'year',
-  'day', 'days', 'morning', 'afternoon', 'evening', 'later', 'single', 'one', 'specific',
+  'day', 'days', 'morning', 'afternoon', 'evening', 'later', 'lately', 'single', 'one', 'specific',
   'certain', 'given', 'particular', 'public', 'private', 'whole', 'full', 'entire', 'detail', 'details',
   'info', 'information', 'data',
 ];

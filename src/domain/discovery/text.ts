@@ -41,8 +41,9 @@ export interface JobWord {
 }
 
 const QUOTED = /"[^"]*"|“[^”]*”/gu;
-/** A year in a job ("holidays in 2026") says the job is about a year. */
+/** A year in a job ("holidays in 2026") says the job is about a year; a calendar date, about a date. */
 const YEAR = /^(19|20)\d\d$/;
+const DATE = /^(19|20)\d\d-\d\d-\d\d$/;
 const LITERAL_CHUNK = /@|^#|:\/\/|[\p{L}\p{N}]\/[\p{L}\p{N}]|^[^\p{L}]*$/u;
 const SENTENCE_END = /[.!?:;]$/;
 
@@ -54,11 +55,16 @@ export function jobWords(job: string): JobWord[] {
     const literalChunk = LITERAL_CHUNK.test(chunk);
     // An identifier such as cus_9 or 9am is a name as a whole, not two words.
     const nameLike = (/^[^\p{L}\p{N}]*\p{Lu}/u.test(chunk) && !sentenceStart) || /\p{N}/u.test(chunk);
+    sentenceStart = SENTENCE_END.test(chunk);
+    const date = chunk.replace(/[^\p{L}\p{N}]+$/u, '');
+    if (DATE.test(date)) {
+      result.push({ word: date, stem: 'date', literal: false, nameLike: false });
+      continue;
+    }
     for (const word of words(chunk)) {
       if (YEAR.test(word)) result.push({ word, stem: 'year', literal: false, nameLike: false });
       else result.push({ word, stem: stem(word), literal: literalChunk || /^\p{N}+$/u.test(word), nameLike });
     }
-    sentenceStart = SENTENCE_END.test(chunk);
   }
   return result;
 }
