@@ -104,7 +104,7 @@ export function registerMetrics(server: Server, gateway: Gateway): void {
   const metrics = createMetrics(gateway);
   gateway.observer = metrics;
   server.events.on('response', (request) => {
-    const status = (request.response as { statusCode?: number } | null)?.statusCode ?? 0;
+    const status = (request.response as { statusCode?: number } | null)?.statusCode ?? request.raw.res.statusCode;
     const answered = request.info.completed || request.info.responded || Date.now();
     metrics.requestFinished(routeLabel(request), request.method.toUpperCase(), status, answered - request.info.received);
   });

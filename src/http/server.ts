@@ -98,7 +98,8 @@ function logRequests(server: Server, gateway: Gateway): void {
       // Always the route template, never the address: hosted links carry secrets, and any path parameter
       // (or an unmatched path) may hold one pasted by mistake, e.g. DELETE /v1/tokens/<the token itself>.
       path: request.route.path,
-      status: response?.statusCode,
+      // A response the MCP transport wrote on the raw socket (hapi stepped aside) has its status there.
+      status: response?.statusCode ?? request.raw.res.statusCode,
       ms: Date.now() - request.info.received,
       org: request.auth.credentials?.caller?.organization.id,
       fault: request.app.faulted?.name,

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { pino } from 'pino';
 import { startRunFakes } from '../fixtures/run-providers.js';
 import { createHarness, eachDialect, problem, type Harness } from '../support/harness.js';
 import { dialects } from '../support/databases.js';
@@ -9,6 +10,8 @@ after(() => fakes.close());
 
 /** What every MCP client sends: both media types in Accept, a JSON body. */
 const MCP_HEADERS = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
+
+const METRICS_TOKEN = 'metrics-token-of-the-mcp-tests';
 
 let nextId = 1;
 
@@ -112,6 +115,21 @@ eachDialect(
       expect(retired.invalid_params.map((p: { reason: string }) => p.reason)).to.deep.equal(['task rt-open.old.get is retired', 'task rt-open.bad.get is broken']);
       problem(await rpc(h(), 'tools/list', {}, { url: '/v1/mcp?tasks=' }), 400, 'invalid_input');
       problem(await rpc(h(), 'tools/list', {}, { url: '/v1/mcp?other=1' }), 400, 'invalid_input');
+    });
+
+    it('logs and counts its answers with their status, though the SDK writes them', async () => {
+      const original = h().gateway.log;
+      const lines: string[] = [];
+      h().gateway.log = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
+      try {
+        await rpc(h(), 'tools/list', {});
+      } finally {
+        h().gateway.log = original;
+      }
+      const logged = lines.map((line) => JSON.parse(line)).find((line) => line.path === '/v1/mcp');
+      expect(logged).to.include({ method: 'POST', status: 200, org: h().organizationId });
+      const metrics = await h().server.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+      expect(metrics.payload).to.match(/gateway_http_requests_total\{route="\/v1\/mcp",method="POST",status="200"\} [1-9]/);
     });
 
     it('answers GET and DELETE with 405 problem+json naming POST', async () => {
@@ -246,7 +264,7 @@ eachDialect(
       expect(own.structuredContent.ready).to.equal(false);
     });
   },
-  { config: fakes.config() },
+  { config: fakes.config({ metrics: { token: METRICS_TOKEN } }) },
 );
 
 for (const dialect of dialects) {
