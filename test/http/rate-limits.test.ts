@@ -101,6 +101,12 @@ eachDialect('rate limits: connect links in run errors', (h) => {
     expect(await sessionsOf('user:hal')).to.have.length(1);
   });
 
+  it('hands one link to concurrent grant_required runs too', async () => {
+    const answers = await Promise.all(Array.from({ length: 10 }, () => run(h(), 'rt-oauth.inbox.list', {}, { 'svc-principal': 'user:una' })));
+    expect(new Set(answers.map((res) => problem(res, 403, 'grant_required').connect_url)).size).to.equal(1);
+    expect(await sessionsOf('user:una')).to.have.length(1);
+  });
+
   it('makes a new session once the open one has less than half its lifetime left', async () => {
     const first = problem(await run(h(), 'rt-oauth.inbox.list', {}, { 'svc-principal': 'user:ida' }), 403, 'grant_required');
     const [session] = await sessionsOf('user:ida');

@@ -192,6 +192,19 @@ async function reusableSession(gateway: Gateway, organizationId: string, request
   );
 }
 
+/** Look-ups in progress per database: concurrent failing runs of one principal wait for one session instead of each making one. */
+const sessionsInFlight = new WeakMap<Gateway['db'], Map<string, Promise<ConnectSessionCreated>>>();
+
+function singleFlight(gateway: Gateway, key: string, make: () => Promise<ConnectSessionCreated>): Promise<ConnectSessionCreated> {
+  let inFlight = sessionsInFlight.get(gateway.db);
+  if (!inFlight) sessionsInFlight.set(gateway.db, (inFlight = new Map()));
+  const running = inFlight.get(key);
+  if (running) return running;
+  const made = make().finally(() => inFlight.delete(key));
+  inFlight.set(key, made);
+  return made;
+}
+
 /**
  * The connect link a run's error hands out (grant_required, scope_required, connection_invalid) for the
  * principal, provider and the scopes the catalog knows; undefined when none can be made (not an OAuth2
@@ -209,7 +222,8 @@ export async function runConnectLink(
   const known = catalogScopes(gateway, provider);
   try {
     const wanted = [...new Set(scopes)].filter((scope) => known.has(scope));
-    return (await reusableSession(gateway, organizationId, { provider: provider.slug, principal, scopes: wanted }, now)).url;
+    const key = JSON.stringify([organizationId, principal, provider.slug, [...wanted].sort()]);
+    return (await singleFlight(gateway, key, () => reusableSession(gateway, organizationId, { provider: provider.slug, principal, scopes: wanted }, now))).url;
   } catch (err) {
     if (err instanceof GatewayError) return undefined;
     throw err;
