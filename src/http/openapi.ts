@@ -12,6 +12,8 @@ export interface RouteDocs {
   errors?: ErrorCode[];
   /** The request body, for a route that reads its body itself instead of having hapi validate it. */
   body?: Joi.Schema;
+  /** A bearer secret of its own instead of the API's credentials (a security scheme of the document). */
+  security?: keyof typeof components.securitySchemes;
 }
 
 declare module '@hapi/hapi' {
@@ -44,6 +46,7 @@ const components = {
   },
   securitySchemes: {
     bearer: { type: 'http', scheme: 'bearer', description: 'an organization API key or a principal-bound token' },
+    metricsToken: { type: 'http', scheme: 'bearer', description: "the operator's metrics.token (not an API credential)" },
   },
 };
 
@@ -133,7 +136,8 @@ function operation(route: RequestRoute, shared: Record<string, JsonSchema>): Ope
   // Routes without an auth setting of their own use the server's default bearer strategy.
   const authenticated = (route.settings.auth as unknown) !== false;
   const hosted = route.path.startsWith(HOSTED_PREFIX);
-  const declared = route.settings.plugins?.openapi?.errors ?? [];
+  const docs = route.settings.plugins?.openapi;
+  const declared = docs?.errors ?? [];
   const codes: ErrorCode[] = [
     ...EVERY_ROUTE,
     ...(authenticated ? AUTHENTICATED : []),
@@ -156,7 +160,7 @@ function operation(route: RequestRoute, shared: Record<string, JsonSchema>): Ope
     tags: [hosted ? 'hosted' : segment],
     ...(route.settings.description ? { summary: route.settings.description } : {}),
     ...(route.settings.notes ? { description: [route.settings.notes].flat().join('\n') } : {}),
-    security: authenticated ? [{ bearer: [] }] : [],
+    security: docs?.security ? [{ [docs.security]: [] }] : authenticated ? [{ bearer: [] }] : [],
     parameters: parameters(route, shared),
     ...(body ? { requestBody: body } : {}),
     responses,

@@ -250,6 +250,7 @@ export const records = {
   }),
   heldTokens: record('HeldUserBoundTokens', { tokens: list(heldToken), next_cursor: nextCursor() }),
   openapiDocument: Joi.object().unknown(true).description('this OpenAPI 3.1 document'),
+  metrics: Joi.string().description('the Prometheus text exposition').meta({ 'x-media-type': 'text/plain' }),
   /** A hosted page for a browser (text/html). */
   page: Joi.string().description('an HTML page for a browser').meta({ 'x-media-type': 'text/html' }),
   /** A 303 to the next step of a browser flow; no body. */

@@ -90,6 +90,24 @@ eachDialect('the API document', (get) => {
   });
 });
 
+const METRICS_TOKEN = 'metrics-token-for-the-document-test';
+
+eachDialect(
+  'the API document with metrics switched on',
+  (get) => {
+    it('describes GET /metrics as text/plain behind the operator metrics token, and its answers match', async () => {
+      const { json } = await get().request({ method: 'GET', url: '/v1/openapi.json' });
+      const metrics = json.paths['/metrics'].get;
+      expect(metrics.security).to.deep.equal([{ metricsToken: [] }]);
+      expect(Object.keys(metrics.responses['200'].content)).to.deep.equal(['text/plain']);
+      expect(metrics.responses['401'].description).to.include('unauthenticated');
+      expect((await get().request({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).statusCode).to.equal(200);
+      expect((await get().request({ method: 'GET', url: '/metrics' })).statusCode).to.equal(401);
+    });
+  },
+  { config: { metrics: { token: METRICS_TOKEN } } },
+);
+
 describe('the typed client', () => {
   it('is typed by exactly what the build generates from the API document (src/client/schema.ts is current)', async function () {
     this.timeout(60000);

@@ -3,6 +3,7 @@ import type { Registry } from 'prom-client';
 import { GatewayError } from '../../../domain/errors.js';
 import { hashSecret, safeEqual } from '../../../domain/secrets.js';
 import { bearerToken, CHALLENGE } from '../../auth.js';
+import { answers, records } from '../../records.js';
 
 /**
  * GET /metrics: the Prometheus text exposition, only to `Authorization: Bearer <metrics.token>`. The
@@ -14,7 +15,7 @@ export const metricsRoute = (token: string, registry: Registry): ServerRoute => 
   return {
     method: 'GET',
     path: '/metrics',
-    options: { auth: false },
+    options: { auth: false, response: answers({ 200: records.metrics }), plugins: { openapi: { security: 'metricsToken', errors: ['unauthenticated'] } } },
     async handler(request, h) {
       if (!safeEqual(hashSecret(bearerToken(request.headers.authorization as string | undefined) ?? ''), tokenHash)) {
         throw new GatewayError('unauthenticated', 'send Authorization: Bearer <metrics.token>', {}, CHALLENGE);
