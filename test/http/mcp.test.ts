@@ -203,6 +203,12 @@ eachDialect(
         'invalid_input',
       );
       expect(routing.invalid_params.map((p: { name: string }) => p.name)).to.deep.equal(['arguments.routing.only.0', 'arguments.routing.sort', 'arguments.routing.max_cost']);
+      // Limits just under and just over: a 500-character job, routing lists of 1000 and 1001 characters joined.
+      expect((await callTool(h(), 'discover_tasks', { job: 'w'.repeat(500) })).isError).to.equal(undefined);
+      const slugs = (long: number) => [...Array.from({ length: long }, () => 'p'.repeat(100)), ...Array.from({ length: 10 - long }, () => 'q'.repeat(99))];
+      toolProblem(await callTool(h(), 'run_task', { task_id: 'rt-open.weather.now', input: { city: 'Rome' }, routing: { only: slugs(1) } }), 404, 'miss');
+      const joined = toolProblem(await callTool(h(), 'run_task', { task_id: 'rt-open.weather.now', input: { city: 'Rome' }, routing: { only: slugs(2) } }), 400, 'invalid_input');
+      expect(joined.invalid_params[0].name).to.equal('arguments.routing.only');
       const input = toolProblem(await callTool(h(), 'run_task', { task_id: 'rt-open.weather.now', input: { city: '' } }), 400, 'invalid_input');
       expect(input.invalid_params).to.deep.equal([{ name: 'city', reason: 'must NOT have fewer than 1 characters' }]);
       expect(fakes.open.requests).to.have.length(0);

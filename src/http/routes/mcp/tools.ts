@@ -44,7 +44,8 @@ const providerSlugs = () =>
     .items(fields.text(100).pattern(/^[a-z0-9-]+$/).messages({ 'string.pattern.base': '{{#label}} must be a provider slug' }))
     .min(1)
     .max(50)
-    .custom((slugs: string[], helpers) => (slugs.join(',').length > SLUG_LIST_MAX ? helpers.error('array.max') : slugs));
+    .custom((slugs: string[], helpers) => (slugs.join(',').length > SLUG_LIST_MAX ? helpers.error('array.joinedLength') : slugs))
+    .messages({ 'array.joinedLength': `{{#label}} must take at most ${SLUG_LIST_MAX} characters joined with commas` });
 
 const taskId = () => fields.pathId().description('a task id from discover_tasks, e.g. open-meteo.weather.current');
 
