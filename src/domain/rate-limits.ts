@@ -3,7 +3,7 @@ import { countHits, deleteWindowsBefore } from '../db/repos/rate-limits.js';
 import type { Caller } from './callers.js';
 import { GatewayError } from './errors.js';
 import type { Gateway } from './gateway.js';
-import { isUserPrincipal } from './principals.js';
+import { isUserPrincipal, PRINCIPAL_PATTERN } from './principals.js';
 
 const WINDOW_MS = 60_000;
 
@@ -84,7 +84,7 @@ export function consumeRateLimit(gateway: Gateway, name: RateLimitClass, caller:
  */
 export function consumeRunLimits(gateway: Gateway, caller: Caller, principal?: string, now = Date.now()): Promise<RateLimitState> {
   const budgets = callerBudgets(gateway, 'run', caller);
-  if (principal !== undefined && isUserPrincipal(principal)) {
+  if (principal !== undefined && isUserPrincipal(principal) && PRINCIPAL_PATTERN.test(principal)) {
     budgets.push({
       policy: 'run-principal',
       bucket: `run:principal:${caller.organization.id}:${principal}`,
