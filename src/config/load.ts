@@ -5,7 +5,15 @@ import YAML from 'yaml';
 import { configSchema, type Config } from './schema.js';
 
 /** A configuration problem; the CLI prints its message as one line and exits 2. */
-export class ConfigError extends Error {}
+export class ConfigError extends Error {
+  constructor(
+    message: string,
+    /** The path of the invalid key, when the problem is one key's value. */
+    readonly key?: string[],
+  ) {
+    super(message);
+  }
+}
 
 export const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -104,7 +112,7 @@ export function loadConfig(options: LoadOptions = {}): Config {
   const { error, value } = configSchema.validate(merged, { abortEarly: true, convert: true });
   if (error) {
     const detail = error.details[0];
-    throw new ConfigError(`invalid config: ${detail.path.join('.')}: ${detail.message.replace(/^"[^"]*" /, '')}`);
+    throw new ConfigError(`invalid config: ${detail.path.join('.')}: ${detail.message.replace(/^"[^"]*" /, '')}`, detail.path.map(String));
   }
   return resolveDerived(value);
 }

@@ -13,7 +13,7 @@ export interface DoctorCheck {
   detail: string;
 }
 
-export const doctorCheckNames = ['config', 'database', 'secret_key', 'catalog', 'public_url', 'data_dir'] as const;
+export const doctorCheckNames = ['config', 'database', 'secret_key', 'catalog', 'public_url', 'data_dir'];
 
 const pass = (name: string, detail: string): DoctorCheck => ({ name, ok: true, detail });
 const fail = (name: string, detail: string): DoctorCheck => ({ name, ok: false, detail });
@@ -124,28 +124,72 @@ function checkDataDir(config: Config): DoctorCheck {
   return pass('data_dir', `${dir} (mode ${octal(dirMode)}), its files 0600`);
 }
 
+/** Which checks rest on which keys: a check whose key is invalid cannot be judged. */
+const checksOfKey: Array<[RegExp, DoctorCheck['name'][]]> = [
+  [/^database\b/, ['database']],
+  [/^secret_key$/, ['secret_key']],
+  [/^(catalog|providers)\b/, ['catalog']],
+  [/^server\.(public_url|host|port)$/, ['public_url']],
+  [/^data_dir$/, ['data_dir', 'secret_key', 'database']],
+];
+
+/** At most this many invalid keys are set aside to judge the rest; beyond it the configuration is hopeless. */
+const MAX_INVALID_KEYS = 10;
+
+type ConfigLoader = (overrides?: Record<string, unknown>) => Config;
+
+/** An override that puts `keys` back to its default (undefined is absent to the schema). */
+function withDefault(overrides: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+  const [first, ...rest] = keys;
+  if (!rest.length) return { ...overrides, [first]: undefined };
+  const inner = overrides[first];
+  return { ...overrides, [first]: withDefault(typeof inner === 'object' && inner !== null ? (inner as Record<string, unknown>) : {}, rest) };
+}
+
+/**
+ * The configuration, and the keys found invalid: each is set back to its default and the rest loaded
+ * again, so one bad value fails the config check (and the checks resting on that key) but not the others.
+ */
+function loadLeniently(load: ConfigLoader): { config?: Config; problems: string[]; invalid: string[] } {
+  const problems: string[] = [];
+  const invalid: string[] = [];
+  let overrides: Record<string, unknown> = {};
+  while (invalid.length <= MAX_INVALID_KEYS) {
+    try {
+      return { config: load(overrides), problems, invalid };
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      problems.push(err.message);
+      if (!err.key) break;
+      invalid.push(err.key.join('.'));
+      overrides = withDefault(overrides, err.key);
+    }
+  }
+  return { problems, invalid };
+}
+
 /**
  * Every check of `gateway doctor`, in order. Read-only: nothing is created, migrated or chmod-ed (a
- * missing data directory or SQLite file is a failing check, not something to make). When the
- * configuration itself is invalid, the other checks cannot run and say so.
+ * missing data directory or SQLite file is a failing check, not something to make).
  */
-export async function runDoctor(loadConfig: () => Config): Promise<DoctorCheck[]> {
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    return [
-      fail('config', `${err.message}: fix it in the config file or its GATEWAY_* variable`),
-      ...doctorCheckNames.slice(1).map((name) => fail(name, 'not checked: the configuration is invalid')),
-    ];
+export async function runDoctor(load: ConfigLoader): Promise<DoctorCheck[]> {
+  const { config, problems, invalid } = loadLeniently(load);
+  const configCheck = problems.length
+    ? fail('config', `${problems.join('; ')}: fix it in the config file or its GATEWAY_* variable`)
+    : pass('config', `valid (database ${config!.database.url.startsWith('sqlite:') ? 'SQLite' : 'Postgres'}, data directory ${config!.data_dir})`);
+  if (!config) return [configCheck, ...doctorCheckNames.slice(1).map((name) => fail(name, 'not checked: the configuration cannot be read'))];
+  const unjudged = new Map<string, string>();
+  for (const key of invalid) {
+    for (const [pattern, names] of checksOfKey) if (pattern.test(key)) for (const name of names) unjudged.set(name, `not checked: ${key} is invalid`);
   }
-  return [
-    pass('config', `valid (database ${config.database.url.startsWith('sqlite:') ? 'SQLite' : 'Postgres'}, data directory ${config.data_dir})`),
-    await checkDatabase(config),
-    checkSecretKey(config),
-    checkCatalog(config),
-    checkPublicUrl(config),
-    checkDataDir(config),
+  const checks: Array<[string, () => DoctorCheck | Promise<DoctorCheck>]> = [
+    ['database', () => checkDatabase(config)],
+    ['secret_key', () => checkSecretKey(config)],
+    ['catalog', () => checkCatalog(config)],
+    ['public_url', () => checkPublicUrl(config)],
+    ['data_dir', () => checkDataDir(config)],
   ];
+  const results = [configCheck];
+  for (const [name, check] of checks) results.push(unjudged.has(name) ? fail(name, unjudged.get(name)!) : await check());
+  return results;
 }

@@ -66,14 +66,26 @@ for (const dialect of dialects) {
       expect(checks.find((check) => check.name === 'catalog')!.detail).to.match(/\d+ providers, \d+ tasks/);
     });
 
-    it('fails the config check on a bad config value, naming the key', async () => {
-      const result = await doctor({ GATEWAY_WEBHOOKS__MAX_ATTEMPTS: 'many' });
+    it('fails the config check alone on a bad config value, naming the key, and judges the rest without it', async () => {
+      expect(failedAlone(await doctor({ GATEWAY_WEBHOOKS__MAX_ATTEMPTS: 'many' }), 'config')).to.contain('webhooks.max_attempts');
+    });
+
+    it('fails the checks that rest on an invalid key: a public URL that is no URL fails config and public_url', async () => {
+      const result = await doctor({ GATEWAY_PUBLIC_URL: 'not a url' });
+      expect(result.code).to.equal(1);
+      const { checks } = report(result);
+      expect(checks.filter((check) => !check.ok).map((check) => check.name)).to.deep.equal(['config', 'public_url']);
+      expect(checks[0].detail).to.contain('server.public_url');
+      expect(checks.find((check) => check.name === 'public_url')!.detail).to.equal('not checked: server.public_url is invalid');
+    });
+
+    it('judges nothing else when the config file cannot be read', async () => {
+      const result = await runGateway(['--config', path.join(dataDir(), 'missing.yaml'), 'doctor', '--json'], suite.env());
       expect(result.code).to.equal(1);
       const { checks } = report(result);
       expect(checks[0]).to.include({ name: 'config', ok: false });
-      expect(checks[0].detail).to.contain('webhooks.max_attempts');
-      // Nothing else can be judged without a configuration; each says so instead of passing.
-      for (const check of checks.slice(1)) expect(check).to.include({ ok: false, detail: 'not checked: the configuration is invalid' });
+      expect(checks[0].detail).to.contain('cannot be read');
+      for (const check of checks.slice(1)) expect(check).to.include({ ok: false, detail: 'not checked: the configuration cannot be read' });
     });
 
     it('fails the secret key check alone when secret.key is readable by others (0644)', async () => {

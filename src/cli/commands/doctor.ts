@@ -10,7 +10,7 @@ export const doctor = new Command('doctor')
   .option('--json', 'print {ok, checks: [{name, ok, detail}]}')
   .action(
     action(async (options: { json?: boolean }, command: Command) => {
-      const checks = await runDoctor(() => configFor(command));
+      const checks = await runDoctor((overrides) => configFor(command, overrides));
       const ok = checks.every((check) => check.ok);
       const width = Math.max(...checks.map((check) => check.name.length));
       print(!!options.json, { ok, checks }, () =>
