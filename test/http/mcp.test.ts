@@ -60,6 +60,16 @@ eachDialect(
       expect(result.instructions).to.include('discover_tasks').and.include('describe_task').and.include('connect_url');
     });
 
+    it('answers plain JSON clients: no Accept, */* or application/json alone; refuses one that takes no JSON', async () => {
+      for (const accept of [null, '*/*', 'application/json', 'application/json; charset=utf-8', 'text/plain, application/*;q=0.5']) {
+        const res = await rpc(h(), 'tools/list', {}, { headers: { accept } });
+        expect(res.statusCode, `${accept}: ${res.payload}`).to.equal(200);
+        expect(res.json.result.tools).to.have.length(3);
+      }
+      const html = await h().server.inject({ method: 'POST', url: '/v1/mcp', payload: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}', headers: { ...MCP_HEADERS, accept: 'text/html', authorization: `Bearer ${h().ownerKey}` } });
+      expect(html.statusCode).to.equal(406);
+    });
+
     it('negotiates an earlier protocol version the client asks for', async () => {
       const res = await rpc(h(), 'initialize', { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'old', version: '1' } });
       expect(res.json.result.protocolVersion).to.equal('2025-03-26');

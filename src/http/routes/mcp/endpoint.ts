@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { ServerRoute } from '@hapi/hapi';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import Joi from 'joi';
@@ -50,6 +51,27 @@ function pinnedTasks(catalog: Catalog, list: string | undefined): Task[] {
   return ids.map((id) => catalog.tasks.get(id)!);
 }
 
+/** What the transport asks a client to accept: JSON and event streams both. */
+const TRANSPORT_ACCEPT = 'application/json, text/event-stream';
+
+/** No Accept, `*\/*` (what fetch sends), `application/*` or `application/json`: a client that takes JSON. */
+const TAKES_JSON = /(^|,)\s*(\*\/\*|application\/\*|application\/json)\s*(;|,|$)/i;
+
+/**
+ * The request as the SDK's Node adapter reads it (headers, then rawHeaders). The transport refuses (406) a client whose
+ * Accept does not name event streams too, as the protocol tells clients to send; this endpoint only ever
+ * answers JSON, so any client that takes JSON is served. server.inject's simulated requests carry no rawHeaders.
+ */
+function prepareForTransport(req: IncomingMessage): void {
+  req.rawHeaders ??= Object.entries(req.headers).flatMap(([name, value]) => [value ?? ''].flat().flatMap((one) => [name, String(one)]));
+  const accept = req.headers.accept;
+  if (accept !== undefined && (accept.includes('text/event-stream') || !TAKES_JSON.test(accept))) return;
+  req.headers.accept = TRANSPORT_ACCEPT;
+  const at = req.rawHeaders.findIndex((name, i) => i % 2 === 0 && name.toLowerCase() === 'accept');
+  if (at === -1) req.rawHeaders.push('Accept', TRANSPORT_ACCEPT);
+  else req.rawHeaders[at + 1] = TRANSPORT_ACCEPT;
+}
+
 /**
  * POST /v1/mcp: MCP over Streamable HTTP, stateless and answered in plain JSON. hapi authenticates and
  * parses (so 401, 413 and malformed JSON leave by the one problem+json path); the SDK's transport then
@@ -81,8 +103,7 @@ const mcpPost = (gateway: Gateway): ServerRoute => ({
     });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     const { req, res } = request.raw;
-    // server.inject's simulated requests carry no rawHeaders, which the SDK's Node adapter reads.
-    req.rawHeaders ??= Object.entries(req.headers).flatMap(([name, value]) => [value ?? ''].flat().flatMap((one) => [name, String(one)]));
+    prepareForTransport(req);
     res.once('close', () => void server.close());
     await server.connect(transport);
     res.setHeader(CATALOG_VERSION_HEADER, gateway.catalog.version);
