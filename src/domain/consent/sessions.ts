@@ -231,7 +231,7 @@ export async function runConnectLink(
 }
 
 /** Connect sessions kept after they ended (completed or expired), for the record: 7 days. */
-export const ENDED_SESSION_RETENTION_MS = 7 * 86_400_000;
+const ENDED_SESSION_RETENTION_MS = 7 * 86_400_000;
 
 /** Deletes the sessions that completed or expired more than 7 days ago; returns how many. */
 export function deleteEndedConnectSessions(gateway: Gateway, now = Date.now()): Promise<number> {
