@@ -114,19 +114,27 @@ export interface BenchGateway {
 }
 
 /**
- * A real `gateway serve` process on a fresh database: default config except the catalog files and a
- * run rate limit above what the benchmark sends; access log at the default level, written to a file.
+ * A real `gateway serve` process on a fresh database: default config except the catalog files, a run
+ * rate limit above what the benchmark sends and `env` (metrics on, for one); access log at the default
+ * level, written to a file.
  */
-export async function startBenchGateway(entry: string, dialect: Dialect, catalogFiles: string[], profileDir?: string): Promise<BenchGateway> {
+export async function startBenchGateway(
+  entry: string,
+  dialect: Dialect,
+  catalogFiles: string[],
+  profileDir?: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<BenchGateway> {
   const database: TestDatabase = await createTestDatabase(dialect);
-  const env: NodeJS.ProcessEnv = {
+  const serverEnv: NodeJS.ProcessEnv = {
     GATEWAY_DATA_DIR: database.dataDir,
     GATEWAY_DATABASE_URL: database.url,
     GATEWAY_CATALOG__FILES: catalogFiles.join(','),
     GATEWAY_RATE_LIMITS__RUN: '1000000',
+    ...env,
   };
   const nodeFlags = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const server = await spawnListening([...nodeFlags, entry, 'serve', '--port', '0'], env, /listening on (http:\/\/\S+)/, path.join(database.dataDir, 'gateway.log'));
+  const server = await spawnListening([...nodeFlags, entry, 'serve', '--port', '0'], serverEnv, /listening on (http:\/\/\S+)/, path.join(database.dataDir, 'gateway.log'));
   const ownerKey = readFileSync(path.join(database.dataDir, 'initial-owner-key'), 'utf8').trim();
   const client = dialect === 'postgres' ? new pg.Client({ connectionString: database.url }) : undefined;
   await client?.connect();
