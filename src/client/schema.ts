@@ -28,51 +28,9 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 400;
-                            /** @enum {unknown} */
-                            code?: "invalid_input";
-                        };
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 413;
-                            /** @enum {unknown} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 500;
-                            /** @enum {unknown} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
+                400: components["responses"]["InvalidInput"];
+                413: components["responses"]["PayloadTooLarge"];
+                500: components["responses"]["InternalError"];
             };
         };
         put?: never;
@@ -118,81 +76,11 @@ export interface paths {
                         "application/json": components["schemas"]["CallList"];
                     };
                 };
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 400;
-                            /** @enum {unknown} */
-                            code?: "invalid_input";
-                        };
-                    };
-                };
-                /** @description codes: unauthenticated, invalid_token */
-                401: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 401;
-                            /** @enum {unknown} */
-                            code?: "unauthenticated" | "invalid_token";
-                        };
-                    };
-                };
-                /** @description codes: no_active_organization, untrusted_origin, role_forbidden, principal_forbidden */
-                403: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 403;
-                            /** @enum {unknown} */
-                            code?: "no_active_organization" | "untrusted_origin" | "role_forbidden" | "principal_forbidden";
-                        };
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 413;
-                            /** @enum {unknown} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 500;
-                            /** @enum {unknown} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
+                400: components["responses"]["InvalidInput"];
+                401: components["responses"]["UnauthenticatedOrInvalidToken"];
+                403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbidden"];
+                413: components["responses"]["PayloadTooLarge"];
+                500: components["responses"]["InternalError"];
             };
         };
         put?: never;
@@ -231,96 +119,12 @@ export interface paths {
                         "application/json": components["schemas"]["Call"];
                     };
                 };
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 400;
-                            /** @enum {unknown} */
-                            code?: "invalid_input";
-                        };
-                    };
-                };
-                /** @description codes: unauthenticated, invalid_token */
-                401: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 401;
-                            /** @enum {unknown} */
-                            code?: "unauthenticated" | "invalid_token";
-                        };
-                    };
-                };
-                /** @description codes: no_active_organization, untrusted_origin, role_forbidden */
-                403: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 403;
-                            /** @enum {unknown} */
-                            code?: "no_active_organization" | "untrusted_origin" | "role_forbidden";
-                        };
-                    };
-                };
-                /** @description codes: call_not_found */
-                404: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 404;
-                            /** @enum {unknown} */
-                            code?: "call_not_found";
-                        };
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 413;
-                            /** @enum {unknown} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 500;
-                            /** @enum {unknown} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
+                400: components["responses"]["InvalidInput"];
+                401: components["responses"]["UnauthenticatedOrInvalidToken"];
+                403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
+                404: components["responses"]["CallNotFound"];
+                413: components["responses"]["PayloadTooLarge"];
+                500: components["responses"]["InternalError"];
             };
         };
         put?: never;
@@ -359,96 +163,12 @@ export interface paths {
                         "application/json": components["schemas"]["Capture"];
                     };
                 };
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 400;
-                            /** @enum {unknown} */
-                            code?: "invalid_input";
-                        };
-                    };
-                };
-                /** @description codes: unauthenticated, invalid_token */
-                401: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 401;
-                            /** @enum {unknown} */
-                            code?: "unauthenticated" | "invalid_token";
-                        };
-                    };
-                };
-                /** @description codes: no_active_organization, untrusted_origin, role_forbidden */
-                403: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 403;
-                            /** @enum {unknown} */
-                            code?: "no_active_organization" | "untrusted_origin" | "role_forbidden";
-                        };
-                    };
-                };
-                /** @description codes: capture_not_found */
-                404: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 404;
-                            /** @enum {unknown} */
-                            code?: "capture_not_found";
-                        };
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 413;
-                            /** @enum {unknown} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 500;
-                            /** @enum {unknown} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
+                400: components["responses"]["InvalidInput"];
+                401: components["responses"]["UnauthenticatedOrInvalidToken"];
+                403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
+                404: components["responses"]["CaptureNotFound"];
+                413: components["responses"]["PayloadTooLarge"];
+                500: components["responses"]["InternalError"];
             };
         };
         put?: never;
@@ -489,96 +209,12 @@ export interface paths {
                         "application/json": components["schemas"]["Capability"];
                     };
                 };
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 400;
-                            /** @enum {unknown} */
-                            code?: "invalid_input";
-                        };
-                    };
-                };
-                /** @description codes: unauthenticated, invalid_token */
-                401: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 401;
-                            /** @enum {unknown} */
-                            code?: "unauthenticated" | "invalid_token";
-                        };
-                    };
-                };
-                /** @description codes: no_active_organization, untrusted_origin, role_forbidden, principal_forbidden */
-                403: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 403;
-                            /** @enum {unknown} */
-                            code?: "no_active_organization" | "untrusted_origin" | "role_forbidden" | "principal_forbidden";
-                        };
-                    };
-                };
-                /** @description codes: capability_not_found */
-                404: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 404;
-                            /** @enum {unknown} */
-                            code?: "capability_not_found";
-                        };
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 413;
-                            /** @enum {unknown} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 500;
-                            /** @enum {unknown} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
+                400: components["responses"]["InvalidInput"];
+                401: components["responses"]["UnauthenticatedOrInvalidToken"];
+                403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbidden"];
+                404: components["responses"]["CapabilityNotFound"];
+                413: components["responses"]["PayloadTooLarge"];
+                500: components["responses"]["InternalError"];
             };
         };
         put?: never;
@@ -617,81 +253,11 @@ export interface paths {
                         "application/json": components["schemas"]["CaptureList"];
                     };
                 };
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 400;
-                            /** @enum {unknown} */
-                            code?: "invalid_input";
-                        };
-                    };
-                };
-                /** @description codes: unauthenticated, invalid_token */
-                401: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 401;
-                            /** @enum {unknown} */
-                            code?: "unauthenticated" | "invalid_token";
-                        };
-                    };
-                };
-                /** @description codes: no_active_organization, untrusted_origin, role_forbidden */
-                403: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 403;
-                            /** @enum {unknown} */
-                            code?: "no_active_organization" | "untrusted_origin" | "role_forbidden";
-                        };
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 413;
-                            /** @enum {unknown} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 500;
-                            /** @enum {unknown} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
+                400: components["responses"]["InvalidInput"];
+                401: components["responses"]["UnauthenticatedOrInvalidToken"];
+                403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
+                413: components["responses"]["PayloadTooLarge"];
+                500: components["responses"]["InternalError"];
             };
         };
         put?: never;
@@ -736,81 +302,11 @@ export interface paths {
                         "application/json": components["schemas"]["ConnectionsPageCreated"];
                     };
                 };
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 400;
-                            /** @enum {unknown} */
-                            code?: "invalid_input";
-                        };
-                    };
-                };
-                /** @description codes: unauthenticated, invalid_token */
-                401: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 401;
-                            /** @enum {unknown} */
-                            code?: "unauthenticated" | "invalid_token";
-                        };
-                    };
-                };
-                /** @description codes: no_active_organization, untrusted_origin, role_forbidden, principal_forbidden */
-                403: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 403;
-                            /** @enum {unknown} */
-                            code?: "no_active_organization" | "untrusted_origin" | "role_forbidden" | "principal_forbidden";
-                        };
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 413;
-                            /** @enum {unknown} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 500;
-                            /** @enum {unknown} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
+                400: components["responses"]["InvalidInput"];
+                401: components["responses"]["UnauthenticatedOrInvalidToken"];
+                403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbidden"];
+                413: components["responses"]["PayloadTooLarge"];
+                500: components["responses"]["InternalError"];
             };
         };
         delete?: never;
@@ -845,81 +341,11 @@ export interface paths {
                         "application/json": components["schemas"]["RedirectAllowlist"];
                     };
                 };
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 400;
-                            /** @enum {unknown} */
-                            code?: "invalid_input";
-                        };
-                    };
-                };
-                /** @description codes: unauthenticated, invalid_token */
-                401: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 401;
-                            /** @enum {unknown} */
-                            code?: "unauthenticated" | "invalid_token";
-                        };
-                    };
-                };
-                /** @description codes: no_active_organization, untrusted_origin, role_forbidden */
-                403: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 403;
-                            /** @enum {unknown} */
-                            code?: "no_active_organization" | "untrusted_origin" | "role_forbidden";
-                        };
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 413;
-                            /** @enum {unknown} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 500;
-                            /** @enum {unknown} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
+                400: components["responses"]["InvalidInput"];
+                401: components["responses"]["UnauthenticatedOrInvalidToken"];
+                403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
+                413: components["responses"]["PayloadTooLarge"];
+                500: components["responses"]["InternalError"];
             };
         };
         put: {
@@ -947,81 +373,11 @@ export interface paths {
                         "application/json": components["schemas"]["RedirectAllowlist"];
                     };
                 };
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 400;
-                            /** @enum {unknown} */
-                            code?: "invalid_input";
-                        };
-                    };
-                };
-                /** @description codes: unauthenticated, invalid_token */
-                401: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 401;
-                            /** @enum {unknown} */
-                            code?: "unauthenticated" | "invalid_token";
-                        };
-                    };
-                };
-                /** @description codes: no_active_organization, untrusted_origin, role_forbidden */
-                403: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 403;
-                            /** @enum {unknown} */
-                            code?: "no_active_organization" | "untrusted_origin" | "role_forbidden";
-                        };
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 413;
-                            /** @enum {unknown} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 500;
-                            /** @enum {unknown} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
+                400: components["responses"]["InvalidInput"];
+                401: components["responses"]["UnauthenticatedOrInvalidToken"];
+                403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
+                413: components["responses"]["PayloadTooLarge"];
+                500: components["responses"]["InternalError"];
             };
         };
         post?: never;
@@ -1061,81 +417,11 @@ export interface paths {
                         "application/json": components["schemas"]["ConnectSessionList"];
                     };
                 };
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 400;
-                            /** @enum {unknown} */
-                            code?: "invalid_input";
-                        };
-                    };
-                };
-                /** @description codes: unauthenticated, invalid_token */
-                401: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 401;
-                            /** @enum {unknown} */
-                            code?: "unauthenticated" | "invalid_token";
-                        };
-                    };
-                };
-                /** @description codes: no_active_organization, untrusted_origin, role_forbidden, principal_forbidden */
-                403: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 403;
-                            /** @enum {unknown} */
-                            code?: "no_active_organization" | "untrusted_origin" | "role_forbidden" | "principal_forbidden";
-                        };
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 413;
-                            /** @enum {unknown} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 500;
-                            /** @enum {unknown} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
+                400: components["responses"]["InvalidInput"];
+                401: components["responses"]["UnauthenticatedOrInvalidToken"];
+                403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbidden"];
+                413: components["responses"]["PayloadTooLarge"];
+                500: components["responses"]["InternalError"];
             };
         };
         put?: never;
@@ -1170,114 +456,13 @@ export interface paths {
                         "application/json": components["schemas"]["ConnectSessionCreated"];
                     };
                 };
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 400;
-                            /** @enum {unknown} */
-                            code?: "invalid_input";
-                        };
-                    };
-                };
-                /** @description codes: unauthenticated, invalid_token */
-                401: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 401;
-                            /** @enum {unknown} */
-                            code?: "unauthenticated" | "invalid_token";
-                        };
-                    };
-                };
-                /** @description codes: no_active_organization, untrusted_origin, role_forbidden, principal_forbidden */
-                403: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 403;
-                            /** @enum {unknown} */
-                            code?: "no_active_organization" | "untrusted_origin" | "role_forbidden" | "principal_forbidden";
-                        };
-                    };
-                };
-                /** @description codes: oauth_app_required */
-                409: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 409;
-                            /** @enum {unknown} */
-                            code?: "oauth_app_required";
-                        };
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 413;
-                            /** @enum {unknown} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description codes: rate_limited */
-                429: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 429;
-                            /** @enum {unknown} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 500;
-                            /** @enum {unknown} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
+                400: components["responses"]["InvalidInput"];
+                401: components["responses"]["UnauthenticatedOrInvalidToken"];
+                403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbidden"];
+                409: components["responses"]["OauthAppRequired"];
+                413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["RateLimited"];
+                500: components["responses"]["InternalError"];
             };
         };
         delete?: never;
@@ -1314,96 +499,12 @@ export interface paths {
                         "application/json": components["schemas"]["ConnectSession"];
                     };
                 };
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 400;
-                            /** @enum {unknown} */
-                            code?: "invalid_input";
-                        };
-                    };
-                };
-                /** @description codes: unauthenticated, invalid_token */
-                401: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 401;
-                            /** @enum {unknown} */
-                            code?: "unauthenticated" | "invalid_token";
-                        };
-                    };
-                };
-                /** @description codes: no_active_organization, untrusted_origin, role_forbidden */
-                403: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 403;
-                            /** @enum {unknown} */
-                            code?: "no_active_organization" | "untrusted_origin" | "role_forbidden";
-                        };
-                    };
-                };
-                /** @description codes: connect_session_not_found */
-                404: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 404;
-                            /** @enum {unknown} */
-                            code?: "connect_session_not_found";
-                        };
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 413;
-                            /** @enum {unknown} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 500;
-                            /** @enum {unknown} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
+                400: components["responses"]["InvalidInput"];
+                401: components["responses"]["UnauthenticatedOrInvalidToken"];
+                403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
+                404: components["responses"]["ConnectSessionNotFound"];
+                413: components["responses"]["PayloadTooLarge"];
+                500: components["responses"]["InternalError"];
             };
         };
         put?: never;
@@ -1444,81 +545,11 @@ export interface paths {
                         "application/json": components["schemas"]["ConnectionList"];
                     };
                 };
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 400;
-                            /** @enum {unknown} */
-                            code?: "invalid_input";
-                        };
-                    };
-                };
-                /** @description codes: unauthenticated, invalid_token */
-                401: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 401;
-                            /** @enum {unknown} */
-                            code?: "unauthenticated" | "invalid_token";
-                        };
-                    };
-                };
-                /** @description codes: no_active_organization, untrusted_origin, role_forbidden, principal_forbidden */
-                403: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 403;
-                            /** @enum {unknown} */
-                            code?: "no_active_organization" | "untrusted_origin" | "role_forbidden" | "principal_forbidden";
-                        };
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 413;
-                            /** @enum {unknown} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 500;
-                            /** @enum {unknown} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
+                400: components["responses"]["InvalidInput"];
+                401: components["responses"]["UnauthenticatedOrInvalidToken"];
+                403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbidden"];
+                413: components["responses"]["PayloadTooLarge"];
+                500: components["responses"]["InternalError"];
             };
         };
         put?: never;
@@ -1558,129 +589,14 @@ export interface paths {
                         "application/json": components["schemas"]["Connection"];
                     };
                 };
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 400;
-                            /** @enum {unknown} */
-                            code?: "invalid_input";
-                        };
-                    };
-                };
-                /** @description codes: unauthenticated, invalid_token */
-                401: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 401;
-                            /** @enum {unknown} */
-                            code?: "unauthenticated" | "invalid_token";
-                        };
-                    };
-                };
-                /** @description codes: no_active_organization, untrusted_origin, role_forbidden, principal_forbidden */
-                403: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 403;
-                            /** @enum {unknown} */
-                            code?: "no_active_organization" | "untrusted_origin" | "role_forbidden" | "principal_forbidden";
-                        };
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 413;
-                            /** @enum {unknown} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description codes: credential_refused */
-                422: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 422;
-                            /** @enum {unknown} */
-                            code?: "credential_refused";
-                        };
-                    };
-                };
-                /** @description codes: rate_limited */
-                429: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 429;
-                            /** @enum {unknown} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 500;
-                            /** @enum {unknown} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description codes: probe_unavailable */
-                503: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 503;
-                            /** @enum {unknown} */
-                            code?: "probe_unavailable";
-                        };
-                    };
-                };
+                400: components["responses"]["InvalidInput"];
+                401: components["responses"]["UnauthenticatedOrInvalidToken"];
+                403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbidden"];
+                413: components["responses"]["PayloadTooLarge"];
+                422: components["responses"]["CredentialRefused"];
+                429: components["responses"]["RateLimited"];
+                500: components["responses"]["InternalError"];
+                503: components["responses"]["ProbeUnavailable"];
             };
         };
         delete?: never;
@@ -1717,96 +633,12 @@ export interface paths {
                         "application/json": components["schemas"]["ConnectionDetail"];
                     };
                 };
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 400;
-                            /** @enum {unknown} */
-                            code?: "invalid_input";
-                        };
-                    };
-                };
-                /** @description codes: unauthenticated, invalid_token */
-                401: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 401;
-                            /** @enum {unknown} */
-                            code?: "unauthenticated" | "invalid_token";
-                        };
-                    };
-                };
-                /** @description codes: no_active_organization, untrusted_origin, role_forbidden */
-                403: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 403;
-                            /** @enum {unknown} */
-                            code?: "no_active_organization" | "untrusted_origin" | "role_forbidden";
-                        };
-                    };
-                };
-                /** @description codes: connection_not_found */
-                404: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 404;
-                            /** @enum {unknown} */
-                            code?: "connection_not_found";
-                        };
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 413;
-                            /** @enum {unknown} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 500;
-                            /** @enum {unknown} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
+                400: components["responses"]["InvalidInput"];
+                401: components["responses"]["UnauthenticatedOrInvalidToken"];
+                403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
+                404: components["responses"]["ConnectionNotFound"];
+                413: components["responses"]["PayloadTooLarge"];
+                500: components["responses"]["InternalError"];
             };
         };
         put?: never;
@@ -1832,96 +664,12 @@ export interface paths {
                         "application/json": components["schemas"]["Connection"];
                     };
                 };
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 400;
-                            /** @enum {unknown} */
-                            code?: "invalid_input";
-                        };
-                    };
-                };
-                /** @description codes: unauthenticated, invalid_token */
-                401: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 401;
-                            /** @enum {unknown} */
-                            code?: "unauthenticated" | "invalid_token";
-                        };
-                    };
-                };
-                /** @description codes: no_active_organization, untrusted_origin, role_forbidden */
-                403: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 403;
-                            /** @enum {unknown} */
-                            code?: "no_active_organization" | "untrusted_origin" | "role_forbidden";
-                        };
-                    };
-                };
-                /** @description codes: connection_not_found */
-                404: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 404;
-                            /** @enum {unknown} */
-                            code?: "connection_not_found";
-                        };
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 413;
-                            /** @enum {unknown} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 500;
-                            /** @enum {unknown} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
+                400: components["responses"]["InvalidInput"];
+                401: components["responses"]["UnauthenticatedOrInvalidToken"];
+                403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
+                404: components["responses"]["ConnectionNotFound"];
+                413: components["responses"]["PayloadTooLarge"];
+                500: components["responses"]["InternalError"];
             };
         };
         options?: never;
@@ -1955,96 +703,12 @@ export interface paths {
                         "application/json": components["schemas"]["Connection"];
                     };
                 };
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 400;
-                            /** @enum {unknown} */
-                            code?: "invalid_input";
-                        };
-                    };
-                };
-                /** @description codes: unauthenticated, invalid_token */
-                401: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 401;
-                            /** @enum {unknown} */
-                            code?: "unauthenticated" | "invalid_token";
-                        };
-                    };
-                };
-                /** @description codes: no_active_organization, untrusted_origin, role_forbidden */
-                403: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 403;
-                            /** @enum {unknown} */
-                            code?: "no_active_organization" | "untrusted_origin" | "role_forbidden";
-                        };
-                    };
-                };
-                /** @description codes: connection_not_found */
-                404: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 404;
-                            /** @enum {unknown} */
-                            code?: "connection_not_found";
-                        };
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 413;
-                            /** @enum {unknown} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 500;
-                            /** @enum {unknown} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
+                400: components["responses"]["InvalidInput"];
+                401: components["responses"]["UnauthenticatedOrInvalidToken"];
+                403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
+                404: components["responses"]["ConnectionNotFound"];
+                413: components["responses"]["PayloadTooLarge"];
+                500: components["responses"]["InternalError"];
             };
         };
         trace?: never;
@@ -2087,81 +751,11 @@ export interface paths {
                         "application/json": components["schemas"]["Discovery"];
                     };
                 };
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 400;
-                            /** @enum {unknown} */
-                            code?: "invalid_input";
-                        };
-                    };
-                };
-                /** @description codes: unauthenticated, invalid_token */
-                401: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 401;
-                            /** @enum {unknown} */
-                            code?: "unauthenticated" | "invalid_token";
-                        };
-                    };
-                };
-                /** @description codes: no_active_organization, untrusted_origin, role_forbidden, principal_forbidden */
-                403: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 403;
-                            /** @enum {unknown} */
-                            code?: "no_active_organization" | "untrusted_origin" | "role_forbidden" | "principal_forbidden";
-                        };
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 413;
-                            /** @enum {unknown} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 500;
-                            /** @enum {unknown} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
+                400: components["responses"]["InvalidInput"];
+                401: components["responses"]["UnauthenticatedOrInvalidToken"];
+                403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbidden"];
+                413: components["responses"]["PayloadTooLarge"];
+                500: components["responses"]["InternalError"];
             };
         };
         delete?: never;
@@ -2200,81 +794,11 @@ export interface paths {
                         "application/json": components["schemas"]["GrantList"];
                     };
                 };
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 400;
-                            /** @enum {unknown} */
-                            code?: "invalid_input";
-                        };
-                    };
-                };
-                /** @description codes: unauthenticated, invalid_token */
-                401: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 401;
-                            /** @enum {unknown} */
-                            code?: "unauthenticated" | "invalid_token";
-                        };
-                    };
-                };
-                /** @description codes: no_active_organization, untrusted_origin, role_forbidden, principal_forbidden */
-                403: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 403;
-                            /** @enum {unknown} */
-                            code?: "no_active_organization" | "untrusted_origin" | "role_forbidden" | "principal_forbidden";
-                        };
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 413;
-                            /** @enum {unknown} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 500;
-                            /** @enum {unknown} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
+                400: components["responses"]["InvalidInput"];
+                401: components["responses"]["UnauthenticatedOrInvalidToken"];
+                403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbidden"];
+                413: components["responses"]["PayloadTooLarge"];
+                500: components["responses"]["InternalError"];
             };
         };
         put?: never;
@@ -2313,46 +837,10 @@ export interface paths {
                         "text/html": string;
                     };
                 };
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
-                /** @description codes: connect_session_not_found */
-                404: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
+                400: components["responses"]["InvalidInputPage"];
+                404: components["responses"]["ConnectSessionNotFoundPage"];
+                413: components["responses"]["PayloadTooLargePage"];
+                500: components["responses"]["InternalErrorPage"];
             };
         };
         put?: never;
@@ -2380,56 +868,11 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
-                /** @description codes: untrusted_origin */
-                403: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
-                /** @description codes: connect_session_not_found */
-                404: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
+                400: components["responses"]["InvalidInputPage"];
+                403: components["responses"]["UntrustedOriginPage"];
+                404: components["responses"]["ConnectSessionNotFoundPage"];
+                413: components["responses"]["PayloadTooLargePage"];
+                500: components["responses"]["InternalErrorPage"];
             };
         };
         delete?: never;
@@ -2473,46 +916,10 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
-                /** @description codes: connect_session_not_found */
-                404: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
+                400: components["responses"]["InvalidInputPage"];
+                404: components["responses"]["ConnectSessionNotFoundPage"];
+                413: components["responses"]["PayloadTooLargePage"];
+                500: components["responses"]["InternalErrorPage"];
             };
         };
         put?: never;
@@ -2556,56 +963,11 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
-                /** @description codes: untrusted_origin */
-                403: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
-                /** @description codes: connect_session_not_found */
-                404: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
+                400: components["responses"]["InvalidInputPage"];
+                403: components["responses"]["UntrustedOriginPage"];
+                404: components["responses"]["ConnectSessionNotFoundPage"];
+                413: components["responses"]["PayloadTooLargePage"];
+                500: components["responses"]["InternalErrorPage"];
             };
         };
         delete?: never;
@@ -2644,56 +1006,11 @@ export interface paths {
                         "text/html": string;
                     };
                 };
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
-                /** @description codes: invalid_token */
-                401: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
-                /** @description codes: connection_not_found */
-                404: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
+                400: components["responses"]["InvalidInputPage"];
+                401: components["responses"]["InvalidTokenPage"];
+                404: components["responses"]["ConnectionNotFoundPage"];
+                413: components["responses"]["PayloadTooLargePage"];
+                500: components["responses"]["InternalErrorPage"];
             };
         };
         put?: never;
@@ -2740,66 +1057,12 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
-                /** @description codes: invalid_token */
-                401: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
-                /** @description codes: untrusted_origin */
-                403: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
-                /** @description codes: connection_not_found */
-                404: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
+                400: components["responses"]["InvalidInputPage"];
+                401: components["responses"]["InvalidTokenPage"];
+                403: components["responses"]["UntrustedOriginPage"];
+                404: components["responses"]["ConnectionNotFoundPage"];
+                413: components["responses"]["PayloadTooLargePage"];
+                500: components["responses"]["InternalErrorPage"];
             };
         };
         delete?: never;
@@ -2824,66 +1087,10 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 400;
-                            /** @enum {unknown} */
-                            code?: "invalid_input";
-                        };
-                    };
-                };
-                /** @description codes: method_not_allowed */
-                405: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 405;
-                            /** @enum {unknown} */
-                            code?: "method_not_allowed";
-                        };
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 413;
-                            /** @enum {unknown} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 500;
-                            /** @enum {unknown} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
+                400: components["responses"]["InvalidInput"];
+                405: components["responses"]["MethodNotAllowed"];
+                413: components["responses"]["PayloadTooLarge"];
+                500: components["responses"]["InternalError"];
             };
         };
         put?: never;
@@ -2951,36 +1158,8 @@ export interface paths {
                         };
                     };
                 };
-                /** @description codes: unauthenticated, invalid_token */
-                401: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 401;
-                            /** @enum {unknown} */
-                            code?: "unauthenticated" | "invalid_token";
-                        };
-                    };
-                };
-                /** @description codes: no_active_organization, untrusted_origin, role_forbidden, principal_forbidden */
-                403: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 403;
-                            /** @enum {unknown} */
-                            code?: "no_active_organization" | "untrusted_origin" | "role_forbidden" | "principal_forbidden";
-                        };
-                    };
-                };
+                401: components["responses"]["UnauthenticatedOrInvalidToken"];
+                403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbidden"];
                 /** @description a JSON-RPC error: Accept must name both application/json and text/event-stream */
                 406: {
                     headers: {
@@ -2991,36 +1170,8 @@ export interface paths {
                         "application/json": components["schemas"]["JsonRpcResponse"];
                     };
                 };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 413;
-                            /** @enum {unknown} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 500;
-                            /** @enum {unknown} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
+                413: components["responses"]["PayloadTooLarge"];
+                500: components["responses"]["InternalError"];
             };
         };
         delete: {
@@ -3032,66 +1183,10 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 400;
-                            /** @enum {unknown} */
-                            code?: "invalid_input";
-                        };
-                    };
-                };
-                /** @description codes: method_not_allowed */
-                405: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 405;
-                            /** @enum {unknown} */
-                            code?: "method_not_allowed";
-                        };
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 413;
-                            /** @enum {unknown} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 500;
-                            /** @enum {unknown} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
+                400: components["responses"]["InvalidInput"];
+                405: components["responses"]["MethodNotAllowed"];
+                413: components["responses"]["PayloadTooLarge"];
+                500: components["responses"]["InternalError"];
             };
         };
         options?: never;
@@ -3125,81 +1220,11 @@ export interface paths {
                         "application/json": components["schemas"]["Caller"];
                     };
                 };
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 400;
-                            /** @enum {unknown} */
-                            code?: "invalid_input";
-                        };
-                    };
-                };
-                /** @description codes: unauthenticated, invalid_token */
-                401: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 401;
-                            /** @enum {unknown} */
-                            code?: "unauthenticated" | "invalid_token";
-                        };
-                    };
-                };
-                /** @description codes: no_active_organization, untrusted_origin, role_forbidden */
-                403: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 403;
-                            /** @enum {unknown} */
-                            code?: "no_active_organization" | "untrusted_origin" | "role_forbidden";
-                        };
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 413;
-                            /** @enum {unknown} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 500;
-                            /** @enum {unknown} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
+                400: components["responses"]["InvalidInput"];
+                401: components["responses"]["UnauthenticatedOrInvalidToken"];
+                403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
+                413: components["responses"]["PayloadTooLarge"];
+                500: components["responses"]["InternalError"];
             };
         };
         put?: never;
@@ -3238,51 +1263,9 @@ export interface paths {
                         };
                     };
                 };
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 400;
-                            /** @enum {unknown} */
-                            code?: "invalid_input";
-                        };
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 413;
-                            /** @enum {unknown} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 500;
-                            /** @enum {unknown} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
+                400: components["responses"]["InvalidInput"];
+                413: components["responses"]["PayloadTooLarge"];
+                500: components["responses"]["InternalError"];
             };
         };
         put?: never;
@@ -3322,81 +1305,11 @@ export interface paths {
                         "application/json": components["schemas"]["PrincipalList"];
                     };
                 };
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 400;
-                            /** @enum {unknown} */
-                            code?: "invalid_input";
-                        };
-                    };
-                };
-                /** @description codes: unauthenticated, invalid_token */
-                401: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 401;
-                            /** @enum {unknown} */
-                            code?: "unauthenticated" | "invalid_token";
-                        };
-                    };
-                };
-                /** @description codes: no_active_organization, untrusted_origin, role_forbidden */
-                403: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 403;
-                            /** @enum {unknown} */
-                            code?: "no_active_organization" | "untrusted_origin" | "role_forbidden";
-                        };
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 413;
-                            /** @enum {unknown} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 500;
-                            /** @enum {unknown} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
+                400: components["responses"]["InvalidInput"];
+                401: components["responses"]["UnauthenticatedOrInvalidToken"];
+                403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
+                413: components["responses"]["PayloadTooLarge"];
+                500: components["responses"]["InternalError"];
             };
         };
         put?: never;
@@ -3433,81 +1346,11 @@ export interface paths {
                         "application/json": components["schemas"]["ProviderList"];
                     };
                 };
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 400;
-                            /** @enum {unknown} */
-                            code?: "invalid_input";
-                        };
-                    };
-                };
-                /** @description codes: unauthenticated, invalid_token */
-                401: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 401;
-                            /** @enum {unknown} */
-                            code?: "unauthenticated" | "invalid_token";
-                        };
-                    };
-                };
-                /** @description codes: no_active_organization, untrusted_origin, role_forbidden */
-                403: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 403;
-                            /** @enum {unknown} */
-                            code?: "no_active_organization" | "untrusted_origin" | "role_forbidden";
-                        };
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 413;
-                            /** @enum {unknown} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 500;
-                            /** @enum {unknown} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
+                400: components["responses"]["InvalidInput"];
+                401: components["responses"]["UnauthenticatedOrInvalidToken"];
+                403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
+                413: components["responses"]["PayloadTooLarge"];
+                500: components["responses"]["InternalError"];
             };
         };
         put?: never;
@@ -3546,96 +1389,12 @@ export interface paths {
                         "application/json": components["schemas"]["ProviderSummary"];
                     };
                 };
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 400;
-                            /** @enum {unknown} */
-                            code?: "invalid_input";
-                        };
-                    };
-                };
-                /** @description codes: unauthenticated, invalid_token */
-                401: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 401;
-                            /** @enum {unknown} */
-                            code?: "unauthenticated" | "invalid_token";
-                        };
-                    };
-                };
-                /** @description codes: no_active_organization, untrusted_origin, role_forbidden */
-                403: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 403;
-                            /** @enum {unknown} */
-                            code?: "no_active_organization" | "untrusted_origin" | "role_forbidden";
-                        };
-                    };
-                };
-                /** @description codes: provider_not_found */
-                404: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 404;
-                            /** @enum {unknown} */
-                            code?: "provider_not_found";
-                        };
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 413;
-                            /** @enum {unknown} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 500;
-                            /** @enum {unknown} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
+                400: components["responses"]["InvalidInput"];
+                401: components["responses"]["UnauthenticatedOrInvalidToken"];
+                403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
+                404: components["responses"]["ProviderNotFound"];
+                413: components["responses"]["PayloadTooLarge"];
+                500: components["responses"]["InternalError"];
             };
         };
         put?: never;
@@ -3674,96 +1433,12 @@ export interface paths {
                         "application/json": components["schemas"]["OAuthApp"];
                     };
                 };
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 400;
-                            /** @enum {unknown} */
-                            code?: "invalid_input";
-                        };
-                    };
-                };
-                /** @description codes: unauthenticated, invalid_token */
-                401: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 401;
-                            /** @enum {unknown} */
-                            code?: "unauthenticated" | "invalid_token";
-                        };
-                    };
-                };
-                /** @description codes: no_active_organization, untrusted_origin, role_forbidden */
-                403: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 403;
-                            /** @enum {unknown} */
-                            code?: "no_active_organization" | "untrusted_origin" | "role_forbidden";
-                        };
-                    };
-                };
-                /** @description codes: provider_not_found, oauth_app_not_found */
-                404: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 404;
-                            /** @enum {unknown} */
-                            code?: "provider_not_found" | "oauth_app_not_found";
-                        };
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 413;
-                            /** @enum {unknown} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 500;
-                            /** @enum {unknown} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
+                400: components["responses"]["InvalidInput"];
+                401: components["responses"]["UnauthenticatedOrInvalidToken"];
+                403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
+                404: components["responses"]["ProviderNotFoundOrOauthAppNotFound"];
+                413: components["responses"]["PayloadTooLarge"];
+                500: components["responses"]["InternalError"];
             };
         };
         put: {
@@ -3795,96 +1470,12 @@ export interface paths {
                         "application/json": components["schemas"]["OAuthApp"];
                     };
                 };
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 400;
-                            /** @enum {unknown} */
-                            code?: "invalid_input";
-                        };
-                    };
-                };
-                /** @description codes: unauthenticated, invalid_token */
-                401: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 401;
-                            /** @enum {unknown} */
-                            code?: "unauthenticated" | "invalid_token";
-                        };
-                    };
-                };
-                /** @description codes: no_active_organization, untrusted_origin, role_forbidden */
-                403: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 403;
-                            /** @enum {unknown} */
-                            code?: "no_active_organization" | "untrusted_origin" | "role_forbidden";
-                        };
-                    };
-                };
-                /** @description codes: provider_not_found */
-                404: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 404;
-                            /** @enum {unknown} */
-                            code?: "provider_not_found";
-                        };
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 413;
-                            /** @enum {unknown} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 500;
-                            /** @enum {unknown} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
+                400: components["responses"]["InvalidInput"];
+                401: components["responses"]["UnauthenticatedOrInvalidToken"];
+                403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
+                404: components["responses"]["ProviderNotFound"];
+                413: components["responses"]["PayloadTooLarge"];
+                500: components["responses"]["InternalError"];
             };
         };
         post?: never;
@@ -3907,96 +1498,12 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 400;
-                            /** @enum {unknown} */
-                            code?: "invalid_input";
-                        };
-                    };
-                };
-                /** @description codes: unauthenticated, invalid_token */
-                401: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 401;
-                            /** @enum {unknown} */
-                            code?: "unauthenticated" | "invalid_token";
-                        };
-                    };
-                };
-                /** @description codes: no_active_organization, untrusted_origin, role_forbidden */
-                403: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 403;
-                            /** @enum {unknown} */
-                            code?: "no_active_organization" | "untrusted_origin" | "role_forbidden";
-                        };
-                    };
-                };
-                /** @description codes: provider_not_found, oauth_app_not_found */
-                404: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 404;
-                            /** @enum {unknown} */
-                            code?: "provider_not_found" | "oauth_app_not_found";
-                        };
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 413;
-                            /** @enum {unknown} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 500;
-                            /** @enum {unknown} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
+                400: components["responses"]["InvalidInput"];
+                401: components["responses"]["UnauthenticatedOrInvalidToken"];
+                403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
+                404: components["responses"]["ProviderNotFoundOrOauthAppNotFound"];
+                413: components["responses"]["PayloadTooLarge"];
+                500: components["responses"]["InternalError"];
             };
         };
         options?: never;
@@ -4038,81 +1545,11 @@ export interface paths {
                         "application/json": components["schemas"]["TaskPage"];
                     };
                 };
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 400;
-                            /** @enum {unknown} */
-                            code?: "invalid_input";
-                        };
-                    };
-                };
-                /** @description codes: unauthenticated, invalid_token */
-                401: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 401;
-                            /** @enum {unknown} */
-                            code?: "unauthenticated" | "invalid_token";
-                        };
-                    };
-                };
-                /** @description codes: no_active_organization, untrusted_origin, role_forbidden, principal_forbidden */
-                403: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 403;
-                            /** @enum {unknown} */
-                            code?: "no_active_organization" | "untrusted_origin" | "role_forbidden" | "principal_forbidden";
-                        };
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 413;
-                            /** @enum {unknown} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 500;
-                            /** @enum {unknown} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
+                400: components["responses"]["InvalidInput"];
+                401: components["responses"]["UnauthenticatedOrInvalidToken"];
+                403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbidden"];
+                413: components["responses"]["PayloadTooLarge"];
+                500: components["responses"]["InternalError"];
             };
         };
         put?: never;
@@ -4153,111 +1590,13 @@ export interface paths {
                         "application/json": components["schemas"]["Task"];
                     };
                 };
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 400;
-                            /** @enum {unknown} */
-                            code?: "invalid_input";
-                        };
-                    };
-                };
-                /** @description codes: unauthenticated, invalid_token */
-                401: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 401;
-                            /** @enum {unknown} */
-                            code?: "unauthenticated" | "invalid_token";
-                        };
-                    };
-                };
-                /** @description codes: no_active_organization, untrusted_origin, role_forbidden, principal_forbidden */
-                403: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 403;
-                            /** @enum {unknown} */
-                            code?: "no_active_organization" | "untrusted_origin" | "role_forbidden" | "principal_forbidden";
-                        };
-                    };
-                };
-                /** @description codes: task_not_found */
-                404: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 404;
-                            /** @enum {unknown} */
-                            code?: "task_not_found";
-                        };
-                    };
-                };
-                /** @description codes: task_retired, task_broken */
-                410: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 410;
-                            /** @enum {unknown} */
-                            code?: "task_retired" | "task_broken";
-                        };
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 413;
-                            /** @enum {unknown} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 500;
-                            /** @enum {unknown} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
+                400: components["responses"]["InvalidInput"];
+                401: components["responses"]["UnauthenticatedOrInvalidToken"];
+                403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbidden"];
+                404: components["responses"]["TaskNotFound"];
+                410: components["responses"]["TaskRetiredOrTaskBroken"];
+                413: components["responses"]["PayloadTooLarge"];
+                500: components["responses"]["InternalError"];
             };
         };
         put?: never;
@@ -4324,174 +1663,17 @@ export interface paths {
                         "application/json": components["schemas"]["Run"];
                     };
                 };
-                /** @description codes: invalid_input, principal_required */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 400;
-                            /** @enum {unknown} */
-                            code?: "invalid_input" | "principal_required";
-                        };
-                    };
-                };
-                /** @description codes: unauthenticated, invalid_token, connection_invalid */
-                401: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 401;
-                            /** @enum {unknown} */
-                            code?: "unauthenticated" | "invalid_token" | "connection_invalid";
-                        };
-                    };
-                };
-                /** @description codes: no_credential */
-                402: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 402;
-                            /** @enum {unknown} */
-                            code?: "no_credential";
-                        };
-                    };
-                };
-                /** @description codes: no_active_organization, untrusted_origin, role_forbidden, principal_forbidden, grant_required, connection_required, scope_required, connection_forbidden */
-                403: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 403;
-                            /** @enum {unknown} */
-                            code?: "no_active_organization" | "untrusted_origin" | "role_forbidden" | "principal_forbidden" | "grant_required" | "connection_required" | "scope_required" | "connection_forbidden";
-                        };
-                    };
-                };
-                /** @description codes: task_not_found, connection_not_found, miss */
-                404: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 404;
-                            /** @enum {unknown} */
-                            code?: "task_not_found" | "connection_not_found" | "miss";
-                        };
-                    };
-                };
-                /** @description codes: catalog_version_mismatch, connection_ambiguous, idempotency_in_flight */
-                409: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 409;
-                            /** @enum {unknown} */
-                            code?: "catalog_version_mismatch" | "connection_ambiguous" | "idempotency_in_flight";
-                        };
-                    };
-                };
-                /** @description codes: task_retired, task_broken */
-                410: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 410;
-                            /** @enum {unknown} */
-                            code?: "task_retired" | "task_broken";
-                        };
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 413;
-                            /** @enum {unknown} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description codes: rate_limited */
-                429: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 429;
-                            /** @enum {unknown} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 500;
-                            /** @enum {unknown} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
-                /** @description codes: upstream_error */
-                502: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 502;
-                            /** @enum {unknown} */
-                            code?: "upstream_error";
-                        };
-                    };
-                };
+                400: components["responses"]["InvalidInputOrPrincipalRequired"];
+                401: components["responses"]["UnauthenticatedOrInvalidTokenOrConnectionInvalid"];
+                402: components["responses"]["NoCredential"];
+                403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbiddenOrGrantRequiredOrConnectionRequiredOrScopeRequiredOrConnectionForbidden"];
+                404: components["responses"]["TaskNotFoundOrConnectionNotFoundOrMiss"];
+                409: components["responses"]["CatalogVersionMismatchOrConnectionAmbiguousOrIdempotencyInFlight"];
+                410: components["responses"]["TaskRetiredOrTaskBroken"];
+                413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["RateLimited"];
+                500: components["responses"]["InternalError"];
+                502: components["responses"]["UpstreamError"];
             };
         };
         delete?: never;
@@ -4528,81 +1710,11 @@ export interface paths {
                         "application/json": components["schemas"]["HeldUserBoundTokens"];
                     };
                 };
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 400;
-                            /** @enum {unknown} */
-                            code?: "invalid_input";
-                        };
-                    };
-                };
-                /** @description codes: unauthenticated, invalid_token */
-                401: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 401;
-                            /** @enum {unknown} */
-                            code?: "unauthenticated" | "invalid_token";
-                        };
-                    };
-                };
-                /** @description codes: no_active_organization, untrusted_origin, role_forbidden */
-                403: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 403;
-                            /** @enum {unknown} */
-                            code?: "no_active_organization" | "untrusted_origin" | "role_forbidden";
-                        };
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 413;
-                            /** @enum {unknown} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 500;
-                            /** @enum {unknown} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
+                400: components["responses"]["InvalidInput"];
+                401: components["responses"]["UnauthenticatedOrInvalidToken"];
+                403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
+                413: components["responses"]["PayloadTooLarge"];
+                500: components["responses"]["InternalError"];
             };
         };
         put?: never;
@@ -4634,99 +1746,12 @@ export interface paths {
                         "application/json": components["schemas"]["UserBoundToken"];
                     };
                 };
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 400;
-                            /** @enum {unknown} */
-                            code?: "invalid_input";
-                        };
-                    };
-                };
-                /** @description codes: unauthenticated, invalid_token */
-                401: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 401;
-                            /** @enum {unknown} */
-                            code?: "unauthenticated" | "invalid_token";
-                        };
-                    };
-                };
-                /** @description codes: no_active_organization, untrusted_origin, role_forbidden */
-                403: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 403;
-                            /** @enum {unknown} */
-                            code?: "no_active_organization" | "untrusted_origin" | "role_forbidden";
-                        };
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 413;
-                            /** @enum {unknown} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description codes: rate_limited */
-                429: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 429;
-                            /** @enum {unknown} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 500;
-                            /** @enum {unknown} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
+                400: components["responses"]["InvalidInput"];
+                401: components["responses"]["UnauthenticatedOrInvalidToken"];
+                403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
+                413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["RateLimited"];
+                500: components["responses"]["InternalError"];
             };
         };
         delete?: never;
@@ -4764,96 +1789,12 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 400;
-                            /** @enum {unknown} */
-                            code?: "invalid_input";
-                        };
-                    };
-                };
-                /** @description codes: unauthenticated, invalid_token */
-                401: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 401;
-                            /** @enum {unknown} */
-                            code?: "unauthenticated" | "invalid_token";
-                        };
-                    };
-                };
-                /** @description codes: no_active_organization, untrusted_origin, role_forbidden */
-                403: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 403;
-                            /** @enum {unknown} */
-                            code?: "no_active_organization" | "untrusted_origin" | "role_forbidden";
-                        };
-                    };
-                };
-                /** @description codes: token_not_found */
-                404: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 404;
-                            /** @enum {unknown} */
-                            code?: "token_not_found";
-                        };
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 413;
-                            /** @enum {unknown} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 500;
-                            /** @enum {unknown} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
+                400: components["responses"]["InvalidInput"];
+                401: components["responses"]["UnauthenticatedOrInvalidToken"];
+                403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
+                404: components["responses"]["TokenNotFound"];
+                413: components["responses"]["PayloadTooLarge"];
+                500: components["responses"]["InternalError"];
             };
         };
         options?: never;
@@ -4890,81 +1831,11 @@ export interface paths {
                         "application/json": components["schemas"]["Usage"];
                     };
                 };
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 400;
-                            /** @enum {unknown} */
-                            code?: "invalid_input";
-                        };
-                    };
-                };
-                /** @description codes: unauthenticated, invalid_token */
-                401: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 401;
-                            /** @enum {unknown} */
-                            code?: "unauthenticated" | "invalid_token";
-                        };
-                    };
-                };
-                /** @description codes: no_active_organization, untrusted_origin, role_forbidden */
-                403: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 403;
-                            /** @enum {unknown} */
-                            code?: "no_active_organization" | "untrusted_origin" | "role_forbidden";
-                        };
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 413;
-                            /** @enum {unknown} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 500;
-                            /** @enum {unknown} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
+                400: components["responses"]["InvalidInput"];
+                401: components["responses"]["UnauthenticatedOrInvalidToken"];
+                403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
+                413: components["responses"]["PayloadTooLarge"];
+                500: components["responses"]["InternalError"];
             };
         };
         put?: never;
@@ -5001,81 +1872,11 @@ export interface paths {
                         "application/json": components["schemas"]["WebhookList"];
                     };
                 };
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 400;
-                            /** @enum {unknown} */
-                            code?: "invalid_input";
-                        };
-                    };
-                };
-                /** @description codes: unauthenticated, invalid_token */
-                401: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 401;
-                            /** @enum {unknown} */
-                            code?: "unauthenticated" | "invalid_token";
-                        };
-                    };
-                };
-                /** @description codes: no_active_organization, untrusted_origin, role_forbidden */
-                403: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 403;
-                            /** @enum {unknown} */
-                            code?: "no_active_organization" | "untrusted_origin" | "role_forbidden";
-                        };
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 413;
-                            /** @enum {unknown} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 500;
-                            /** @enum {unknown} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
+                400: components["responses"]["InvalidInput"];
+                401: components["responses"]["UnauthenticatedOrInvalidToken"];
+                403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
+                413: components["responses"]["PayloadTooLarge"];
+                500: components["responses"]["InternalError"];
             };
         };
         put?: never;
@@ -5107,129 +1908,14 @@ export interface paths {
                         "application/json": components["schemas"]["WebhookCreated"];
                     };
                 };
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 400;
-                            /** @enum {unknown} */
-                            code?: "invalid_input";
-                        };
-                    };
-                };
-                /** @description codes: unauthenticated, invalid_token */
-                401: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 401;
-                            /** @enum {unknown} */
-                            code?: "unauthenticated" | "invalid_token";
-                        };
-                    };
-                };
-                /** @description codes: no_active_organization, untrusted_origin, role_forbidden */
-                403: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 403;
-                            /** @enum {unknown} */
-                            code?: "no_active_organization" | "untrusted_origin" | "role_forbidden";
-                        };
-                    };
-                };
-                /** @description codes: webhook_limit_reached */
-                409: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 409;
-                            /** @enum {unknown} */
-                            code?: "webhook_limit_reached";
-                        };
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 413;
-                            /** @enum {unknown} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description codes: webhook_target_refused */
-                422: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 422;
-                            /** @enum {unknown} */
-                            code?: "webhook_target_refused";
-                        };
-                    };
-                };
-                /** @description codes: rate_limited */
-                429: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        RateLimit: components["headers"]["RateLimit"];
-                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 429;
-                            /** @enum {unknown} */
-                            code?: "rate_limited";
-                        };
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 500;
-                            /** @enum {unknown} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
+                400: components["responses"]["InvalidInput"];
+                401: components["responses"]["UnauthenticatedOrInvalidToken"];
+                403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
+                409: components["responses"]["WebhookLimitReached"];
+                413: components["responses"]["PayloadTooLarge"];
+                422: components["responses"]["WebhookTargetRefused"];
+                429: components["responses"]["RateLimited"];
+                500: components["responses"]["InternalError"];
             };
         };
         delete?: never;
@@ -5269,96 +1955,12 @@ export interface paths {
                         "application/json": components["schemas"]["Webhook"];
                     };
                 };
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 400;
-                            /** @enum {unknown} */
-                            code?: "invalid_input";
-                        };
-                    };
-                };
-                /** @description codes: unauthenticated, invalid_token */
-                401: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 401;
-                            /** @enum {unknown} */
-                            code?: "unauthenticated" | "invalid_token";
-                        };
-                    };
-                };
-                /** @description codes: no_active_organization, untrusted_origin, role_forbidden */
-                403: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 403;
-                            /** @enum {unknown} */
-                            code?: "no_active_organization" | "untrusted_origin" | "role_forbidden";
-                        };
-                    };
-                };
-                /** @description codes: webhook_not_found */
-                404: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 404;
-                            /** @enum {unknown} */
-                            code?: "webhook_not_found";
-                        };
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 413;
-                            /** @enum {unknown} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 500;
-                            /** @enum {unknown} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
+                400: components["responses"]["InvalidInput"];
+                401: components["responses"]["UnauthenticatedOrInvalidToken"];
+                403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
+                404: components["responses"]["WebhookNotFound"];
+                413: components["responses"]["PayloadTooLarge"];
+                500: components["responses"]["InternalError"];
             };
         };
         options?: never;
@@ -5394,96 +1996,12 @@ export interface paths {
                         "application/json": components["schemas"]["WebhookDeliveryList"];
                     };
                 };
-                /** @description codes: invalid_input */
-                400: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 400;
-                            /** @enum {unknown} */
-                            code?: "invalid_input";
-                        };
-                    };
-                };
-                /** @description codes: unauthenticated, invalid_token */
-                401: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 401;
-                            /** @enum {unknown} */
-                            code?: "unauthenticated" | "invalid_token";
-                        };
-                    };
-                };
-                /** @description codes: no_active_organization, untrusted_origin, role_forbidden */
-                403: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 403;
-                            /** @enum {unknown} */
-                            code?: "no_active_organization" | "untrusted_origin" | "role_forbidden";
-                        };
-                    };
-                };
-                /** @description codes: webhook_not_found */
-                404: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 404;
-                            /** @enum {unknown} */
-                            code?: "webhook_not_found";
-                        };
-                    };
-                };
-                /** @description codes: payload_too_large */
-                413: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 413;
-                            /** @enum {unknown} */
-                            code?: "payload_too_large";
-                        };
-                    };
-                };
-                /** @description codes: internal_error */
-                500: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"] & {
-                            /** @constant */
-                            status?: 500;
-                            /** @enum {unknown} */
-                            code?: "internal_error";
-                        };
-                    };
-                };
+                400: components["responses"]["InvalidInput"];
+                401: components["responses"]["UnauthenticatedOrInvalidToken"];
+                403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
+                404: components["responses"]["WebhookNotFound"];
+                413: components["responses"]["PayloadTooLarge"];
+                500: components["responses"]["InternalError"];
             };
         };
         put?: never;
@@ -5939,7 +2457,546 @@ export interface components {
             webhooks: components["schemas"]["Webhook"][];
         };
     };
-    responses: never;
+    responses: {
+        /** @description codes: call_not_found */
+        CallNotFound: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 404;
+                    /** @enum {unknown} */
+                    code?: "call_not_found";
+                };
+            };
+        };
+        /** @description codes: capability_not_found */
+        CapabilityNotFound: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 404;
+                    /** @enum {unknown} */
+                    code?: "capability_not_found";
+                };
+            };
+        };
+        /** @description codes: capture_not_found */
+        CaptureNotFound: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 404;
+                    /** @enum {unknown} */
+                    code?: "capture_not_found";
+                };
+            };
+        };
+        /** @description codes: catalog_version_mismatch, connection_ambiguous, idempotency_in_flight */
+        CatalogVersionMismatchOrConnectionAmbiguousOrIdempotencyInFlight: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 409;
+                    /** @enum {unknown} */
+                    code?: "catalog_version_mismatch" | "connection_ambiguous" | "idempotency_in_flight";
+                };
+            };
+        };
+        /** @description codes: connection_not_found */
+        ConnectionNotFound: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 404;
+                    /** @enum {unknown} */
+                    code?: "connection_not_found";
+                };
+            };
+        };
+        /** @description codes: connection_not_found */
+        ConnectionNotFoundPage: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "text/html": string;
+            };
+        };
+        /** @description codes: connect_session_not_found */
+        ConnectSessionNotFound: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 404;
+                    /** @enum {unknown} */
+                    code?: "connect_session_not_found";
+                };
+            };
+        };
+        /** @description codes: connect_session_not_found */
+        ConnectSessionNotFoundPage: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "text/html": string;
+            };
+        };
+        /** @description codes: credential_refused */
+        CredentialRefused: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 422;
+                    /** @enum {unknown} */
+                    code?: "credential_refused";
+                };
+            };
+        };
+        /** @description codes: internal_error */
+        InternalError: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 500;
+                    /** @enum {unknown} */
+                    code?: "internal_error";
+                };
+            };
+        };
+        /** @description codes: internal_error */
+        InternalErrorPage: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "text/html": string;
+            };
+        };
+        /** @description codes: invalid_input */
+        InvalidInput: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 400;
+                    /** @enum {unknown} */
+                    code?: "invalid_input";
+                };
+            };
+        };
+        /** @description codes: invalid_input, principal_required */
+        InvalidInputOrPrincipalRequired: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 400;
+                    /** @enum {unknown} */
+                    code?: "invalid_input" | "principal_required";
+                };
+            };
+        };
+        /** @description codes: invalid_input */
+        InvalidInputPage: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "text/html": string;
+            };
+        };
+        /** @description codes: invalid_token */
+        InvalidTokenPage: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "text/html": string;
+            };
+        };
+        /** @description codes: method_not_allowed */
+        MethodNotAllowed: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 405;
+                    /** @enum {unknown} */
+                    code?: "method_not_allowed";
+                };
+            };
+        };
+        /** @description codes: no_active_organization, untrusted_origin, role_forbidden */
+        NoActiveOrganizationOrUntrustedOriginOrRoleForbidden: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 403;
+                    /** @enum {unknown} */
+                    code?: "no_active_organization" | "untrusted_origin" | "role_forbidden";
+                };
+            };
+        };
+        /** @description codes: no_active_organization, untrusted_origin, role_forbidden, principal_forbidden */
+        NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbidden: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 403;
+                    /** @enum {unknown} */
+                    code?: "no_active_organization" | "untrusted_origin" | "role_forbidden" | "principal_forbidden";
+                };
+            };
+        };
+        /** @description codes: no_active_organization, untrusted_origin, role_forbidden, principal_forbidden, grant_required, connection_required, scope_required, connection_forbidden */
+        NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbiddenOrGrantRequiredOrConnectionRequiredOrScopeRequiredOrConnectionForbidden: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 403;
+                    /** @enum {unknown} */
+                    code?: "no_active_organization" | "untrusted_origin" | "role_forbidden" | "principal_forbidden" | "grant_required" | "connection_required" | "scope_required" | "connection_forbidden";
+                };
+            };
+        };
+        /** @description codes: no_credential */
+        NoCredential: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 402;
+                    /** @enum {unknown} */
+                    code?: "no_credential";
+                };
+            };
+        };
+        /** @description codes: oauth_app_required */
+        OauthAppRequired: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 409;
+                    /** @enum {unknown} */
+                    code?: "oauth_app_required";
+                };
+            };
+        };
+        /** @description codes: payload_too_large */
+        PayloadTooLarge: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 413;
+                    /** @enum {unknown} */
+                    code?: "payload_too_large";
+                };
+            };
+        };
+        /** @description codes: payload_too_large */
+        PayloadTooLargePage: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "text/html": string;
+            };
+        };
+        /** @description codes: probe_unavailable */
+        ProbeUnavailable: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 503;
+                    /** @enum {unknown} */
+                    code?: "probe_unavailable";
+                };
+            };
+        };
+        /** @description codes: provider_not_found */
+        ProviderNotFound: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 404;
+                    /** @enum {unknown} */
+                    code?: "provider_not_found";
+                };
+            };
+        };
+        /** @description codes: provider_not_found, oauth_app_not_found */
+        ProviderNotFoundOrOauthAppNotFound: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 404;
+                    /** @enum {unknown} */
+                    code?: "provider_not_found" | "oauth_app_not_found";
+                };
+            };
+        };
+        /** @description codes: rate_limited */
+        RateLimited: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 429;
+                    /** @enum {unknown} */
+                    code?: "rate_limited";
+                };
+            };
+        };
+        /** @description codes: task_not_found */
+        TaskNotFound: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 404;
+                    /** @enum {unknown} */
+                    code?: "task_not_found";
+                };
+            };
+        };
+        /** @description codes: task_not_found, connection_not_found, miss */
+        TaskNotFoundOrConnectionNotFoundOrMiss: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 404;
+                    /** @enum {unknown} */
+                    code?: "task_not_found" | "connection_not_found" | "miss";
+                };
+            };
+        };
+        /** @description codes: task_retired, task_broken */
+        TaskRetiredOrTaskBroken: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 410;
+                    /** @enum {unknown} */
+                    code?: "task_retired" | "task_broken";
+                };
+            };
+        };
+        /** @description codes: token_not_found */
+        TokenNotFound: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 404;
+                    /** @enum {unknown} */
+                    code?: "token_not_found";
+                };
+            };
+        };
+        /** @description codes: unauthenticated, invalid_token */
+        UnauthenticatedOrInvalidToken: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 401;
+                    /** @enum {unknown} */
+                    code?: "unauthenticated" | "invalid_token";
+                };
+            };
+        };
+        /** @description codes: unauthenticated, invalid_token, connection_invalid */
+        UnauthenticatedOrInvalidTokenOrConnectionInvalid: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 401;
+                    /** @enum {unknown} */
+                    code?: "unauthenticated" | "invalid_token" | "connection_invalid";
+                };
+            };
+        };
+        /** @description codes: untrusted_origin */
+        UntrustedOriginPage: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "text/html": string;
+            };
+        };
+        /** @description codes: upstream_error */
+        UpstreamError: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 502;
+                    /** @enum {unknown} */
+                    code?: "upstream_error";
+                };
+            };
+        };
+        /** @description codes: webhook_limit_reached */
+        WebhookLimitReached: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 409;
+                    /** @enum {unknown} */
+                    code?: "webhook_limit_reached";
+                };
+            };
+        };
+        /** @description codes: webhook_not_found */
+        WebhookNotFound: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 404;
+                    /** @enum {unknown} */
+                    code?: "webhook_not_found";
+                };
+            };
+        };
+        /** @description codes: webhook_target_refused */
+        WebhookTargetRefused: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 422;
+                    /** @enum {unknown} */
+                    code?: "webhook_target_refused";
+                };
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: {

@@ -104,14 +104,19 @@ function successResponse(schema: Joi.Schema, rateLimited: boolean, shared: Recor
   return { description, headers, content: { [mediaType]: { schema: json } } };
 }
 
-/** One response per error status, naming the codes the route can answer with it. */
-function errorResponses(codes: ErrorCode[], hosted: boolean): Record<string, JsonSchema> {
+const pascal = (code: string) => code.replace(/(^|_)([a-z])/g, (_match, _sep, letter: string) => letter.toUpperCase());
+
+/**
+ * One response per error status, naming the codes the route can answer with it, each with a name
+ * (InvalidInput, UnauthenticatedOrInvalidToken, ...) under which routes answering the same codes share it.
+ */
+function errorResponses(codes: ErrorCode[], hosted: boolean): Record<string, { name: string; response: JsonSchema }> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
     const status = errorCodes[code][0];
     byStatus.set(status, [...new Set([...(byStatus.get(status) ?? []), code])]);
   }
-  const responses: Record<string, JsonSchema> = {};
+  const responses: Record<string, { name: string; response: JsonSchema }> = {};
   for (const [status, statusCodes] of [...byStatus].sort(([a], [b]) => a - b)) {
     const headers: Record<string, unknown> = { [CATALOG_VERSION_HEADER]: ref('headers', 'CatalogVersion') };
     if (statusCodes.includes('rate_limited')) {
@@ -120,7 +125,8 @@ function errorResponses(codes: ErrorCode[], hosted: boolean): Record<string, Jso
     const content = hosted
       ? { 'text/html': { schema: { type: 'string', description: 'an error page for a browser' } } }
       : { 'application/problem+json': { schema: { allOf: [ref('schemas', 'Problem'), { properties: { status: { const: status }, code: { enum: statusCodes } } }] } } };
-    responses[String(status)] = { description: `codes: ${statusCodes.join(', ')}`, headers, content };
+    const name = statusCodes.map(pascal).join('Or') + (hosted ? 'Page' : '');
+    responses[String(status)] = { name, response: { description: `codes: ${statusCodes.join(', ')}`, headers, content } };
   }
   return responses;
 }
@@ -132,7 +138,7 @@ function takesPrincipal(route: RequestRoute): boolean {
   return keys(validate.headers).includes('svc-principal') || keys(validate.query).includes('principal');
 }
 
-function operation(route: RequestRoute, shared: Record<string, JsonSchema>): Operation {
+function operation(route: RequestRoute, shared: Record<string, JsonSchema>, sharedResponses: Record<string, JsonSchema>): Operation {
   // Routes without an auth setting of their own use the server's default bearer strategy.
   const authenticated = (route.settings.auth as unknown) !== false;
   const hosted = route.path.startsWith(HOSTED_PREFIX);
@@ -148,11 +154,14 @@ function operation(route: RequestRoute, shared: Record<string, JsonSchema>): Ope
   const responses: Record<string, JsonSchema> = {};
   for (const [status, schema] of Object.entries(statuses)) responses[status] = successResponse(schema, declared.includes('rate_limited'), shared);
   // A status both declared and an error status (a protocol's own 400 beside invalid_input) offers both bodies.
-  for (const [status, error] of Object.entries(errorResponses(codes, hosted))) {
+  for (const [status, { name, response: error }] of Object.entries(errorResponses(codes, hosted))) {
     const answer = responses[status] as { description: string; content?: object } | undefined;
-    responses[status] = answer
-      ? { ...error, description: `${answer.description}; ${error.description as string}`, content: { ...answer.content, ...(error.content as object) } }
-      : error;
+    if (answer) {
+      responses[status] = { ...error, description: `${answer.description}; ${error.description as string}`, content: { ...answer.content, ...(error.content as object) } };
+    } else {
+      sharedResponses[name] = error;
+      responses[status] = { $ref: `#/components/responses/${name}` };
+    }
   }
   const body = requestBody(route, shared);
   const segment = route.path.split('/')[route.path.startsWith('/v1/') ? 2 : 1];
@@ -167,18 +176,21 @@ function operation(route: RequestRoute, shared: Record<string, JsonSchema>): Ope
   };
 }
 
+const sorted = <T>(entries: Record<string, T>) => Object.fromEntries(Object.entries(entries).sort(([a], [b]) => a.localeCompare(b)));
+
 /**
  * The OpenAPI 3.1 document of every route in the server's table, built from the routes' own joi
  * schemas, their declared answers (`response.status`) and errors (`plugins.openapi.errors`).
  */
 export function apiDocument(server: Server, publicUrl: string): JsonSchema {
   const shared: Record<string, JsonSchema> = {};
+  const sharedResponses: Record<string, JsonSchema> = {};
   toJsonSchema(problemRecord, shared);
   const paths: Record<string, Record<string, Operation>> = {};
   const routes = [...server.table()].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
   for (const route of routes) {
     paths[route.path] ??= {};
-    paths[route.path][route.method] = operation(route, shared);
+    paths[route.path][route.method] = operation(route, shared, sharedResponses);
   }
   return {
     openapi: '3.1.0',
@@ -191,6 +203,6 @@ export function apiDocument(server: Server, publicUrl: string): JsonSchema {
     },
     servers: [{ url: publicUrl }],
     paths,
-    components: { ...components, schemas: Object.fromEntries(Object.entries(shared).sort(([a], [b]) => a.localeCompare(b))) },
+    components: { ...components, schemas: sorted(shared), responses: sorted(sharedResponses) },
   };
 }

@@ -7,6 +7,12 @@ import { eachDialect } from '../support/harness.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
+/** A response of an operation, following a reference to the document's shared responses. */
+function response(document: any, operation: any, status: string): any {
+  const listed = operation.responses[status];
+  return listed?.$ref ? document.components.responses[listed.$ref.split('/').pop()] : listed;
+}
+
 /** Every method and path the document describes, as "GET /v1/me". */
 function operations(document: any): string[] {
   return Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>
@@ -45,7 +51,7 @@ eachDialect('the API document', (get) => {
         route.path.startsWith('/v1/hosted/');
       const operation = json.paths[route.path][route.method];
       expect(operation.security, `${route.method} ${route.path}`).to.deep.equal(open ? [] : [{ bearer: [] }]);
-      if (!open) expect(operation.responses['401'].description).to.include('unauthenticated').and.include('invalid_token');
+      if (!open) expect(response(json, operation, '401').description).to.include('unauthenticated').and.include('invalid_token');
     }
   });
 
@@ -57,10 +63,11 @@ eachDialect('the API document', (get) => {
     expect(run.parameters.find((p: any) => p.name === 'idempotency-key').schema.maxLength).to.equal(255);
     expect(run.responses['200'].content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/Run' });
     expect(Object.keys(run.responses['200'].headers)).to.include.members(['svc-catalog-version', 'RateLimit', 'RateLimit-Policy']);
-    expect(Object.keys(run.responses['429'].headers)).to.include('Retry-After');
-    const conflict = run.responses['409'].content['application/problem+json'].schema;
+    expect(Object.keys(response(json, run, '429').headers)).to.include('Retry-After');
+    const conflict = response(json, run, '409').content['application/problem+json'].schema;
     expect(conflict.allOf[0]).to.deep.equal({ $ref: '#/components/schemas/Problem' });
     expect(conflict.allOf[1].properties.code.enum).to.have.members(['catalog_version_mismatch', 'connection_ambiguous', 'idempotency_in_flight']);
+    expect(json.components.responses.UnauthenticatedOrInvalidToken.description).to.equal('codes: unauthenticated, invalid_token');
     expect(Object.keys(run.responses)).to.include.members(['400', '401', '402', '403', '404', '409', '410', '413', '429', '500', '502']);
     const problem = json.components.schemas.Problem;
     expect(problem.required).to.have.members(['type', 'title', 'status', 'detail', 'code']);
@@ -71,7 +78,7 @@ eachDialect('the API document', (get) => {
     const { json } = await get().request({ method: 'GET', url: '/v1/openapi.json' });
     const consent = json.paths['/v1/hosted/connect/{secret}'];
     expect(Object.keys(consent.get.responses['200'].content)).to.deep.equal(['text/html']);
-    expect(Object.keys(consent.get.responses['404'].content)).to.deep.equal(['text/html']);
+    expect(Object.keys(response(json, consent.get, '404').content)).to.deep.equal(['text/html']);
     expect(consent.post.responses['303'].headers).to.have.property('Location');
     expect(Object.keys(consent.post.requestBody.content)).to.deep.equal(['application/x-www-form-urlencoded']);
   });
@@ -100,7 +107,7 @@ eachDialect(
       const metrics = json.paths['/metrics'].get;
       expect(metrics.security).to.deep.equal([{ metricsToken: [] }]);
       expect(Object.keys(metrics.responses['200'].content)).to.deep.equal(['text/plain']);
-      expect(metrics.responses['401'].description).to.include('unauthenticated');
+      expect(response(json, metrics, '401').description).to.include('unauthenticated');
       expect((await get().request({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).statusCode).to.equal(200);
       expect((await get().request({ method: 'GET', url: '/metrics' })).statusCode).to.equal(401);
     });

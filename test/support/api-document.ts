@@ -30,7 +30,10 @@ const pointer = (...parts: string[]) => parts.map((part) => part.replaceAll('~',
  * Drift between what the server answers and what the document says fails the test that made the request.
  */
 function checkerFor(server: Server): Check {
-  const document = apiDocument(server, 'http://gateway.test') as { paths: Record<string, Record<string, { responses: Record<string, any> }>> };
+  const document = apiDocument(server, 'http://gateway.test') as {
+    paths: Record<string, Record<string, { responses: Record<string, any> }>>;
+    components: { responses: Record<string, any> };
+  };
   // OpenAPI 3.1 schemas are JSON Schema 2020-12; the document's other members are not schema keywords.
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats.default(ajv);
@@ -43,7 +46,10 @@ function checkerFor(server: Server): Check {
     const where = `${method.toUpperCase()} ${route.path} answered ${answer.statusCode}`;
     const operation = document.paths[route.path]?.[route.method];
     if (!operation) throw new Error(`${where}, but the API document lacks the route`);
-    const response = operation.responses[String(answer.statusCode)];
+    const listed = operation.responses[String(answer.statusCode)];
+    // A response shared by several routes is a reference to the document's named responses.
+    const shared = listed?.$ref ? String(listed.$ref).split('/').pop()! : undefined;
+    const response = shared ? document.components.responses[shared] : listed;
     if (!response) throw new Error(`${where}, a status the API document does not list for it (${answer.payload.slice(0, 300)})`);
     if (!response.content) {
       if (answer.payload !== '') throw new Error(`${where} with a body, but the API document says it has none`);
@@ -52,7 +58,8 @@ function checkerFor(server: Server): Check {
     const mediaType = String(answer.headers['content-type'] ?? '').split(';')[0].trim();
     if (!response.content[mediaType]) throw new Error(`${where} as ${mediaType}, not a media type the API document lists`);
     if (!mediaType.endsWith('json')) return;
-    const validate = ajv.getSchema(`api#/${pointer('paths', route.path, route.method, 'responses', String(answer.statusCode), 'content', mediaType, 'schema')}`)!;
+    const responsePath = shared ? ['components', 'responses', shared] : ['paths', route.path, route.method, 'responses', String(answer.statusCode)];
+    const validate = ajv.getSchema(`api#/${pointer(...responsePath, 'content', mediaType, 'schema')}`)!;
     if (!validate(JSON.parse(answer.payload))) {
       throw new Error(`${where} with a body the API document does not describe: ${ajv.errorsText(validate.errors)} (${answer.payload.slice(0, 300)})`);
     }
