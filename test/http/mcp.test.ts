@@ -161,6 +161,27 @@ eachDialect(
       expect((await h().request({ method: 'GET', url: '/v1/me', headers: { authorization: null } })).headers['www-authenticate']).to.equal('Bearer');
     });
 
+    it('serves a browser on a trusted origin: the preflight allows the MCP and svc-* headers, the answer the origin', async () => {
+      const origin = 'https://agent.example';
+      await h().gateway.db.execute('UPDATE organizations SET trusted_origins = $1', [JSON.stringify([origin])]);
+      try {
+        const preflight = await h().request({
+          method: 'OPTIONS',
+          url: '/v1/mcp',
+          headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, mcp-protocol-version, svc-principal, svc-tag' },
+        });
+        expect(preflight.statusCode).to.be.oneOf([200, 204]);
+        expect(preflight.headers['access-control-allow-origin']).to.equal(origin);
+        expect(String(preflight.headers['access-control-allow-headers'])).to.include('mcp-protocol-version').and.include('svc-principal');
+        const res = await rpc(h(), 'tools/list', {}, { headers: { origin, 'mcp-protocol-version': '2025-11-25' } });
+        expect(res.statusCode, res.payload).to.equal(200);
+        expect(res.headers['access-control-allow-origin']).to.equal(origin);
+        expect(res.headers['access-control-expose-headers']).to.include('svc-catalog-version');
+      } finally {
+        await h().gateway.db.execute(`UPDATE organizations SET trusted_origins = '[]'`);
+      }
+    });
+
     it('keeps the organization checks of REST: untrusted origins and suspended organizations', async () => {
       problem(await rpc(h(), 'tools/list', {}, { headers: { origin: 'https://evil.example' } }), 403, 'untrusted_origin');
       await h().gateway.db.execute(`UPDATE organizations SET status = 'suspended'`);

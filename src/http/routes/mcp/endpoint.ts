@@ -77,10 +77,12 @@ function prepareForTransport(req: IncomingMessage): void {
  * parses (so 401, 413 and malformed JSON leave by the one problem+json path); the SDK's transport then
  * answers the JSON-RPC message on the raw response, and hapi steps aside.
  */
-const mcpPost = (gateway: Gateway): ServerRoute => ({
+const mcpPost = (gateway: Gateway, corsRequestHeaders: string[]): ServerRoute => ({
   method: 'POST',
   path: MCP_PATH,
   options: {
+    // A browser's MCP client sends the protocol version header after initializing; its preflight must allow it.
+    cors: { additionalHeaders: [...corsRequestHeaders, 'mcp-protocol-version'] },
     description: 'MCP over Streamable HTTP (stateless, JSON answers): the tools discover_tasks, describe_task, run_task and pinned tasks',
     response: mcpAnswers,
     plugins: { gateway: { userTokens: true }, openapi: { body: Joi.alternatives(jsonRpcRequest, Joi.array().items(jsonRpcRequest)).required() } },
@@ -106,8 +108,15 @@ const mcpPost = (gateway: Gateway): ServerRoute => ({
     prepareForTransport(req);
     res.once('close', () => void server.close());
     await server.connect(transport);
+    // What hapi adds to the answers it sends itself. An Origin here is one the organization trusts (auth checked it).
     res.setHeader(CATALOG_VERSION_HEADER, gateway.catalog.version);
     res.setHeader('X-Content-Type-Options', 'nosniff');
+    const origin = request.headers.origin as string | undefined;
+    if (origin !== undefined) {
+      res.setHeader('Access-Control-Allow-Origin', origin);
+      res.setHeader('Access-Control-Expose-Headers', CATALOG_VERSION_HEADER);
+      res.setHeader('Vary', 'origin');
+    }
     await transport.handleRequest(req, res, request.payload);
     return h.abandon;
   },
@@ -123,4 +132,9 @@ const notAllowed = (method: 'GET' | 'DELETE'): ServerRoute => ({
   },
 });
 
-export const mcpEndpoint = (gateway: Gateway): ServerRoute[] => [mcpPost(gateway), notAllowed('GET'), notAllowed('DELETE')];
+/** The endpoint's routes; `corsRequestHeaders` are the request headers the server's CORS settings allow. */
+export const mcpEndpoint = (gateway: Gateway, corsRequestHeaders: string[]): ServerRoute[] => [
+  mcpPost(gateway, corsRequestHeaders),
+  notAllowed('GET'),
+  notAllowed('DELETE'),
+];

@@ -6,6 +6,8 @@ import { mcpEndpoint } from './endpoint.js';
 export const mcpRoutes: Plugin<Gateway> = {
   name: 'mcp',
   register(server, gateway) {
-    if (gateway.config.mcp.enabled) server.route(mcpEndpoint(gateway));
+    if (!gateway.config.mcp.enabled) return;
+    const cors = server.settings.routes?.cors;
+    server.route(mcpEndpoint(gateway, typeof cors === 'object' ? (cors.additionalHeaders ?? []) : []));
   },
 };
