@@ -32,6 +32,10 @@ const halfOf = <T>(list: T[], half: Half) => list.filter((_, position) => positi
 
 const TOP_1_FLOOR = 0.93;
 const TRUE_NEGATIVE_FLOOR = 0.9;
+/** A self-hoster's file beside the built-in catalog may cost the held-back half this much, no more. */
+const SECOND_CATALOG_SLACK = 0.02;
+/** The self-hoster's own 16 jobs, never tuned on. */
+const OWN_TOP_1_FLOOR = 0.85;
 /** Candidates looked at for the reciprocal rank; past this a job counts 0. */
 const RANK_DEPTH = 10;
 
@@ -95,14 +99,17 @@ describe('discovery accuracy on labelled jobs (test/fixtures/discovery/jobs-*.ya
   });
 
   it('beside a self-hoster\'s file it was not tuned on, stays as accurate, and finds the file\'s own tasks', () => {
+    const alone = measure(builtin, halfOf(positives, 'held-back'), halfOf(impossible, 'held-back'));
     const tuning = measure(withSelfHosted, halfOf(positives, 'tuning'), halfOf(impossible, 'tuning'));
     const heldBack = measure(withSelfHosted, halfOf(positives, 'held-back'), halfOf(impossible, 'held-back'));
     const own = measure(withSelfHosted, selfHosted.jobs, selfHosted.impossible);
     report('with the self-hoster\'s file, tuning half', tuning, false);
     report('with the self-hoster\'s file, held-back half', heldBack, false);
     report('the self-hoster\'s own jobs', own, false);
-    expect(heldBack.top1).to.be.at.least(TOP_1_FLOOR);
-    expect(heldBack.trueNegative).to.be.at.least(TRUE_NEGATIVE_FLOOR);
+    expect(heldBack.top1).to.be.at.least(alone.top1 - SECOND_CATALOG_SLACK);
+    expect(heldBack.trueNegative).to.be.at.least(alone.trueNegative - SECOND_CATALOG_SLACK);
+    expect(own.top1).to.be.at.least(OWN_TOP_1_FLOOR);
+    expect(own.trueNegative).to.be.at.least(TRUE_NEGATIVE_FLOOR);
   });
 
   it(`still ranks the expected task first for ${EARLIER_TOP_1_FLOOR * 100}% of the earlier labelled set, and nothing for its negatives`, () => {

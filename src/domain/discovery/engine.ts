@@ -38,10 +38,8 @@ export interface DiscoveryIndex extends JobContext {
   vocabulary: Vocabulary;
   /** 1 for tasks that change something: kind action, or account tasks whose capability ends in an action verb. */
   writes: Uint8Array;
-  /** Action verb stems to the tasks that perform them (see `performedVerbs`). */
+  /** Each term a task performs (see `performedVerbs`) to the tasks performing it. */
   performers: Map<string, Uint32Array>;
-  /** A one-letter deletion of an index term to the terms it comes from: finds a letter left out. */
-  deletions: Map<string, string[]>;
   /**
    * Per-document work space of `rank`, zero between calls: ranking is synchronous, so one set per index
    * serves every request without allocating (and collecting) arrays the size of the catalog each time.
@@ -57,8 +55,8 @@ function changesSomething(task: Task): boolean {
  * The terms naming what a task performs, which a job's action word must meet: the word its title and
  * description open with ("Convert an amount", "Refunds a payment"), the last part of its capability and id
  * ("currency.convert"), and for a task that changes something all its title's words ("Add or update a
- * contact") and its keywords ("book", "schedule", "signup"). A task that only reads does not perform the verbs its keywords
- * mention: "Search for books" does not book, and listing pull requests does not merge one.
+ * contact") and its keywords ("book", "schedule", "signup"). A task that only reads does not perform the
+ * verbs its keywords mention: "Search for books" does not book, and listing pull requests does not merge one.
  */
 function performedVerbs(task: Task, writes: boolean): Set<string> {
   const named = [
@@ -128,12 +126,21 @@ export function buildIndex(catalog: Catalog): DiscoveryIndex {
   const writes = Uint8Array.from(tasks, (task) => (changesSomething(task) ? 1 : 0));
   const performing = new Map<string, number[]>();
   tasks.forEach((task, doc) => {
-    for (const verb of performedVerbs(task, writes[doc] === 1)) performing.set(verb, [...(performing.get(verb) ?? []), doc]);
+    for (const verb of performedVerbs(task, writes[doc] === 1)) {
+      const docs = performing.get(verb);
+      if (docs) docs.push(doc);
+      else performing.set(verb, [doc]);
+    }
   });
+  // A one-letter deletion of an index term to the terms it comes from.
   const deletions = new Map<string, string[]>();
   for (const term of postings.keys()) {
     if (term.length < SLIP_MIN_LENGTH || term.includes(' ')) continue;
-    for (const deletion of new Set(deletionsOf(term))) deletions.set(deletion, [...(deletions.get(deletion) ?? []), term]);
+    for (const deletion of new Set(deletionsOf(term))) {
+      const terms = deletions.get(deletion);
+      if (terms) terms.push(term);
+      else deletions.set(deletion, [term]);
+    }
   }
   // A letter left out ("wether") or one too many ("forecasst"); not a changed letter, which too often
   // makes another real word ("massage", "message").
@@ -152,7 +159,6 @@ export function buildIndex(catalog: Catalog): DiscoveryIndex {
     similar,
     writes,
     performers: new Map([...performing].map(([verb, docs]) => [verb, Uint32Array.from(docs)])),
-    deletions,
     scratch: {
       scores: new Float64Array(tasks.length),
       masks: new Uint32Array(tasks.length),

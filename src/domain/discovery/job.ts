@@ -8,7 +8,7 @@ import { phraseAt, stopWords, type Vocabulary } from './vocabulary.js';
 /**
  * Reading a job sentence into the terms discovery weighs (docs/discovery.md, "Action and object words").
  * Each distinct word gets a role: `action` (a verb that changes or transforms something: the task must
- * match one of them), `object` (what the job is about: the task must match one of them), `neutral` (verbs
+ * perform one of them), `object` (what the job is about: the task must match one of them), `neutral` (verbs
  * that only ask to see, or light verbs) and `modifier` (when, which one): these two only help ranking.
  */
 
@@ -29,7 +29,7 @@ export interface JobTerm {
 
 export interface Job {
   terms: JobTerm[];
-  /** Opens with a question word: it asks to know something, so only tasks that read can answer it. */
+  /** Opens with a question word or a yes-or-no question's verb: only tasks that read can answer it. */
   question: boolean;
   /** The object word right after a read verb ("find a plumber"): what the job asks to see. */
   sought?: JobTerm;
@@ -118,6 +118,12 @@ function roleOf(word: string, previous: JobWord | undefined, next: JobWord | und
   return 'object';
 }
 
+/** "open" right before a plural ("open bugs", "open pull requests") describes it: no determiner, an -s soon after. */
+function describesPlural(all: JobWord[], position: number): boolean {
+  const following = all.slice(position + 1, position + 3);
+  return following.length > 0 && !stopWords.has(following[0].word) && following.some((word) => word.word.length > 3 && word.word.endsWith('s'));
+}
+
 /** The particle making a verb and particle one deed ("turn on", "top up"), when the job has one here. */
 function particleAfter(all: JobWord[], position: number, question: boolean): string | undefined {
   const [current, next] = [all[position], all[position + 1]];
@@ -181,7 +187,7 @@ export function readJob(context: JobContext, text: string): Job {
     }
     if (current.literal || stopWords.has(current.word) || current.word.length === 1) continue;
     // "open bugs", "open pull requests": describing what is listed, not asking to open (create) one.
-    if (current.word === 'open' && all[position + 1] && !stopWords.has(all[position + 1].word)) continue;
+    if (current.word === 'open' && describesPlural(all, position)) continue;
     let alternatives = alternativesOf(context, current.stem);
     if (current.nameLike && !alternatives.some((alternative) => context.names.has(alternative.term))) continue;
     if (alternatives.length === 0 && current.stem.length >= FUZZY_MIN_LENGTH) alternatives = context.similar(current.stem).map((term) => ({ term, weight: FUZZY_WEIGHT }));
