@@ -143,16 +143,18 @@ function operation(route: RequestRoute, shared: Record<string, JsonSchema>, shar
   const authenticated = (route.settings.auth as unknown) !== false;
   const hosted = route.path.startsWith(HOSTED_PREFIX);
   const docs = route.settings.plugins?.openapi;
-  const declared = docs?.errors ?? [];
+  // A rate-limited route (plugins.rateLimit) can answer 429, and its answers carry the RateLimit headers.
+  const rateLimited = route.settings.plugins?.rateLimit !== undefined;
   const codes: ErrorCode[] = [
     ...EVERY_ROUTE,
     ...(authenticated ? AUTHENTICATED : []),
     ...(takesPrincipal(route) ? (['principal_forbidden'] as const) : []),
-    ...declared,
+    ...(docs?.errors ?? []),
+    ...(rateLimited ? (['rate_limited'] as const) : []),
   ];
   const statuses = (route.settings.response?.status ?? {}) as Record<string, Joi.Schema>;
   const responses: Record<string, JsonSchema> = {};
-  for (const [status, schema] of Object.entries(statuses)) responses[status] = successResponse(schema, declared.includes('rate_limited'), shared);
+  for (const [status, schema] of Object.entries(statuses)) responses[status] = successResponse(schema, rateLimited, shared);
   // A status both declared and an error status (a protocol's own 400 beside invalid_input) offers both bodies.
   for (const [status, { name, response: error }] of Object.entries(errorResponses(codes, hosted))) {
     const answer = responses[status] as { description: string; content?: object } | undefined;

@@ -74,6 +74,27 @@ eachDialect('the API document', (get) => {
     expect(Object.keys(problem.properties)).to.include.members(['connect_url', 'reconnect_url', 'candidates', 'invalid_params']);
   });
 
+  it('lists 429 rate_limited, with Retry-After and the RateLimit headers, exactly on the rate-limited routes', async () => {
+    const { json } = await get().request({ method: 'GET', url: '/v1/openapi.json' });
+    const limited = get()
+      .server.table()
+      .filter((route) => route.settings.plugins?.rateLimit)
+      .map((route) => `${route.method.toUpperCase()} ${route.path}`);
+    expect(limited).to.include.members(['POST /v1/tasks/{id}/run', 'POST /v1/connections', 'POST /v1/connect/sessions', 'POST /v1/webhooks', 'POST /v1/tokens']);
+    const answering429 = operations(json).filter((operation) => {
+      const [method, path] = operation.split(' ');
+      return '429' in json.paths[path][method.toLowerCase()].responses;
+    });
+    expect(answering429.sort()).to.deep.equal(limited.sort());
+    for (const operation of limited) {
+      const [method, path] = operation.split(' ');
+      const described = json.paths[path][method.toLowerCase()];
+      const success = Object.entries(described.responses).find(([status]) => status.startsWith('2'))![1] as any;
+      expect(Object.keys(success.headers), operation).to.include.members(['RateLimit', 'RateLimit-Policy']);
+      expect(Object.keys(response(json, described, '429').headers), operation).to.include.members(['Retry-After', 'RateLimit', 'RateLimit-Policy']);
+    }
+  });
+
   it('describes hosted pages as text/html, their errors as pages too', async () => {
     const { json } = await get().request({ method: 'GET', url: '/v1/openapi.json' });
     const consent = json.paths['/v1/hosted/connect/{secret}'];

@@ -12,7 +12,7 @@ export const createSession = (gateway: Gateway): ServerRoute => ({
   path: '/v1/connect/sessions',
   options: {
     response: answers({ 201: records.connectSessionCreated }),
-    plugins: { gateway: { userTokens: true }, rateLimit: { class: 'connect_sessions' }, openapi: { errors: ['principal_forbidden', 'oauth_app_required', 'rate_limited'] } },
+    plugins: { gateway: { userTokens: true }, rateLimit: { class: 'connect_sessions' }, openapi: { errors: ['principal_forbidden', 'oauth_app_required'] } },
     validate: {
       payload: Joi.object({
         provider: fields.pathId().required(),

@@ -23,6 +23,6 @@ const newConnection = Joi.object({
 export const createConnectionRoute = (gateway: Gateway): ServerRoute => ({
   method: 'POST',
   path: '/v1/connections',
-  options: { response: answers({ 200: records.connection }), plugins: { rateLimit: { class: 'connections' }, openapi: { errors: ['principal_forbidden', 'credential_refused', 'rate_limited', 'probe_unavailable'] } }, validate: { payload: newConnection } },
+  options: { response: answers({ 200: records.connection }), plugins: { rateLimit: { class: 'connections' }, openapi: { errors: ['principal_forbidden', 'credential_refused', 'probe_unavailable'] } }, validate: { payload: newConnection } },
   handler: (request) => createConnection(gateway, callerOf(request), request.payload as NewConnection),
 });

@@ -29,7 +29,7 @@ export const runHeaders = headers({
   'idempotency-key': fields.text(255),
 });
 
-/** What a run can answer besides the errors of every authenticated route. */
+/** What a run can answer besides the errors of every authenticated route and of its rate limit. */
 const runErrors: ErrorCode[] = [
   'principal_required',
   'connection_invalid',
@@ -47,7 +47,6 @@ const runErrors: ErrorCode[] = [
   'idempotency_in_flight',
   'task_retired',
   'task_broken',
-  'rate_limited',
   'upstream_error',
 ];
 

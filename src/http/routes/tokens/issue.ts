@@ -11,7 +11,7 @@ export const issueToken = (gateway: Gateway): ServerRoute => ({
   path: '/v1/tokens',
   options: {
     response: answers({ 201: records.userBoundToken }),
-    plugins: { rateLimit: { class: 'tokens' }, openapi: { errors: ['rate_limited'] } },
+    plugins: { rateLimit: { class: 'tokens' } },
     validate: {
       payload: Joi.object({
         principal: fields.principal().required(),
