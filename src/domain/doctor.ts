@@ -13,8 +13,6 @@ export interface DoctorCheck {
   detail: string;
 }
 
-export const doctorCheckNames = ['config', 'database', 'secret_key', 'catalog', 'public_url', 'data_dir'];
-
 const pass = (name: string, detail: string): DoctorCheck => ({ name, ok: true, detail });
 const fail = (name: string, detail: string): DoctorCheck => ({ name, ok: false, detail });
 
@@ -124,8 +122,17 @@ function checkDataDir(config: Config): DoctorCheck {
   return pass('data_dir', `${dir} (mode ${octal(dirMode)}), its files 0600`);
 }
 
+/** The checks after the configuration's own, in the order they are reported. */
+const checksAfterConfig: Record<string, (config: Config) => DoctorCheck | Promise<DoctorCheck>> = {
+  database: checkDatabase,
+  secret_key: checkSecretKey,
+  catalog: checkCatalog,
+  public_url: checkPublicUrl,
+  data_dir: checkDataDir,
+};
+
 /** Which checks rest on which keys: a check whose key is invalid cannot be judged. */
-const checksOfKey: Array<[RegExp, DoctorCheck['name'][]]> = [
+const checksOfKey: Array<[RegExp, string[]]> = [
   [/^database\b/, ['database']],
   [/^secret_key$/, ['secret_key']],
   [/^(catalog|providers)\b/, ['catalog']],
@@ -177,19 +184,12 @@ export async function runDoctor(load: ConfigLoader): Promise<DoctorCheck[]> {
   const configCheck = problems.length
     ? fail('config', `${problems.join('; ')}: fix it in the config file or its GATEWAY_* variable`)
     : pass('config', `valid (database ${config!.database.url.startsWith('sqlite:') ? 'SQLite' : 'Postgres'}, data directory ${config!.data_dir})`);
-  if (!config) return [configCheck, ...doctorCheckNames.slice(1).map((name) => fail(name, 'not checked: the configuration cannot be read'))];
+  if (!config) return [configCheck, ...Object.keys(checksAfterConfig).map((name) => fail(name, 'not checked: the configuration cannot be read'))];
   const unjudged = new Map<string, string>();
   for (const key of invalid) {
     for (const [pattern, names] of checksOfKey) if (pattern.test(key)) for (const name of names) unjudged.set(name, `not checked: ${key} is invalid`);
   }
-  const checks: Array<[string, () => DoctorCheck | Promise<DoctorCheck>]> = [
-    ['database', () => checkDatabase(config)],
-    ['secret_key', () => checkSecretKey(config)],
-    ['catalog', () => checkCatalog(config)],
-    ['public_url', () => checkPublicUrl(config)],
-    ['data_dir', () => checkDataDir(config)],
-  ];
   const results = [configCheck];
-  for (const [name, check] of checks) results.push(unjudged.has(name) ? fail(name, unjudged.get(name)!) : await check());
+  for (const [name, check] of Object.entries(checksAfterConfig)) results.push(unjudged.has(name) ? fail(name, unjudged.get(name)!) : await check(config));
   return results;
 }
