@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { CLIENT_TYPES_FILE, clientTypes } from '../../scripts/openapi.js';
 import { createClient } from '../../src/client/index.js';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
@@ -58,6 +59,14 @@ for (const dialect of dialects) {
       expect(calls.data?.calls.map((call) => call.id)).to.deep.equal([run.data!.receipt.call_id]);
       const call = await client.GET('/v1/calls/{id}', { params: { path: { id: run.data!.receipt.call_id } } });
       expect(call.data).to.include({ task: 'rt-open.weather.now', outcome: 'hit', tag: 'typed-client' });
+    });
+
+    it('is typed from exactly the document the running gateway serves', async () => {
+      const served = await fetch(`${gateway.url}/v1/openapi.json`);
+      expect(served.status).to.equal(200);
+      const document = (await served.json()) as Record<string, unknown>;
+      expect(document.servers).to.deep.equal([{ url: gateway.url }]);
+      expect((await clientTypes(document)) === readFileSync(CLIENT_TYPES_FILE, 'utf8'), 'src/client/schema.ts differs from the served document').to.equal(true);
     });
 
     it('answers errors as typed problem+json bodies', async () => {
