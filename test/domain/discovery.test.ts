@@ -115,6 +115,13 @@ describe('discovery engine', () => {
       expect(ids('list the open issues')).to.include.members(['gitco.issues.list']);
     });
 
+    it('needs one of the job\'s object words in a field naming the task, not only in its description', () => {
+      // "message" is in the description of "Send an email" only: posting a message is not e-mail.
+      expect(ids('post a message to the team channel')).to.deep.equal(['chatco.messages.post']);
+      expect(rank(index, 'springfield', 5).candidates).to.deep.equal([]);
+      expect(rank(index, 'springfield', 5).nearMisses[0].task.id).to.equal('weatherco.weather.current');
+    });
+
     it('needs a task to cover one of the job\'s object words', () => {
       const ranking = rank(index, 'send a fax to my lawyer', 5);
       expect(ranking.candidates).to.deep.equal([]);
@@ -137,7 +144,7 @@ describe('discovery engine', () => {
       const found = (job: string) => rank(withHistory, job, 5).candidates.map((ranked) => ranked.task.id);
 
       it('serves a command only by tasks that perform its action: a task reading what was posted does not post', () => {
-        expect(found('post a message to the team channel')).to.deep.equal(['chatco.messages.post', 'mailer.mail.send']);
+        expect(found('post a message to the team channel')).to.deep.equal(['chatco.messages.post']);
         expect(found('show the message history of the team channel')[0]).to.equal('chatco.messages.history');
       });
 
@@ -145,9 +152,9 @@ describe('discovery engine', () => {
         // A read task whose own name holds the verb performs it, lexically: it still ranks after the writers.
         const counts: Task = { ...history, id: 'chatco.messages.post_counts', capability: 'chat.post_counts', title: 'Post counts of a team channel' };
         const withCounts = indexFor(variantOf(catalog, 'with-counts', { tasks: new Map([...catalog.tasks, [counts.id, counts]]) }));
-        const ranking = rank(withCounts, 'post a message to the team channel', 5).candidates;
+        const ranking = rank(withCounts, 'post an email to the team channel', 5).candidates;
         expect(ranking.map((ranked) => ranked.task.id)).to.deep.equal(['chatco.messages.post', 'mailer.mail.send', 'chatco.messages.post_counts']);
-        expect(ranking[2].score).to.be.greaterThan(ranking[1].score);
+        expect(ranking[2].score).to.be.greaterThan(ranking[0].score);
       });
 
       it('answers a question only with tasks that read', () => {

@@ -28,6 +28,8 @@ interface Postings {
   docs: Uint32Array;
   /** idf times the saturated, length-normalised field-weighted term frequency: the term's BM25 share. */
   weights: Float64Array;
+  /** 1 where the term is in a field naming the task (title, keywords, capability, id, provider), not only its description. */
+  named: Uint8Array;
 }
 
 export interface DiscoveryIndex extends JobContext {
@@ -44,7 +46,7 @@ export interface DiscoveryIndex extends JobContext {
    * Per-document work space of `rank`, zero between calls: ranking is synchronous, so one set per index
    * serves every request without allocating (and collecting) arrays the size of the catalog each time.
    */
-  scratch: { scores: Float64Array; masks: Uint32Array; termBest: Float64Array; performed: Uint32Array };
+  scratch: { scores: Float64Array; masks: Uint32Array; namedMasks: Uint32Array; termBest: Float64Array; performed: Uint32Array };
 }
 
 function changesSomething(task: Task): boolean {
@@ -82,6 +84,7 @@ export function buildIndex(catalog: Catalog): DiscoveryIndex {
   const vocabulary = buildVocabulary(catalog.synonyms);
   const names = new Set<string>();
   const frequencies: Map<string, number>[] = [];
+  const namings: Set<string>[] = [];
   const lengths: number[] = [];
   for (const task of tasks) {
     const fields: Record<Field, string> = {
@@ -93,36 +96,42 @@ export function buildIndex(catalog: Catalog): DiscoveryIndex {
       provider: catalog.providers.get(task.provider)?.name ?? task.provider,
     };
     const frequency = new Map<string, number>();
+    const naming = new Set<string>();
     let length = 0;
     for (const [field, weight] of Object.entries(FIELD_WEIGHTS) as Array<[Field, number]>) {
       for (const term of textTerms(vocabulary, fields[field])) {
         frequency.set(term, (frequency.get(term) ?? 0) + weight);
         length += weight;
         // Descriptions name examples of input ("such as Canberra"); the other fields name the task.
-        if (field !== 'description') names.add(term);
+        if (field !== 'description') {
+          names.add(term);
+          naming.add(term);
+        }
       }
     }
     frequencies.push(frequency);
+    namings.push(naming);
     lengths.push(length);
   }
   const averageLength = lengths.reduce((sum, length) => sum + length, 0) / Math.max(tasks.length, 1);
   const documentFrequency = new Map<string, number>();
   for (const frequency of frequencies) for (const term of frequency.keys()) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
 
-  const building = new Map<string, { docs: number[]; weights: number[] }>();
+  const building = new Map<string, { docs: number[]; weights: number[]; named: number[] }>();
   frequencies.forEach((frequency, doc) => {
     const norm = K1 * (1 - B + (B * lengths[doc]) / averageLength);
     for (const [term, tf] of frequency) {
       const df = documentFrequency.get(term)!;
       const idf = Math.log(1 + (tasks.length - df + 0.5) / (df + 0.5));
-      const entry = building.get(term) ?? { docs: [], weights: [] };
+      const entry = building.get(term) ?? { docs: [], weights: [], named: [] };
       entry.docs.push(doc);
+      entry.named.push(namings[doc].has(term) ? 1 : 0);
       entry.weights.push((idf * tf * (K1 + 1)) / (tf + norm));
       building.set(term, entry);
     }
   });
   const postings = new Map<string, Postings>();
-  for (const [term, entry] of building) postings.set(term, { docs: Uint32Array.from(entry.docs), weights: Float64Array.from(entry.weights) });
+  for (const [term, entry] of building) postings.set(term, { docs: Uint32Array.from(entry.docs), weights: Float64Array.from(entry.weights), named: Uint8Array.from(entry.named) });
   const writes = Uint8Array.from(tasks, (task) => (changesSomething(task) ? 1 : 0));
   const performing = new Map<string, number[]>();
   tasks.forEach((task, doc) => {
@@ -162,6 +171,7 @@ export function buildIndex(catalog: Catalog): DiscoveryIndex {
     scratch: {
       scores: new Float64Array(tasks.length),
       masks: new Uint32Array(tasks.length),
+      namedMasks: new Uint32Array(tasks.length),
       termBest: new Float64Array(tasks.length),
       performed: new Uint32Array(tasks.length),
     },
@@ -231,14 +241,15 @@ function best(docs: Iterable<number>, count: number, better: Order): number[] {
  * Ranks the catalog's active tasks for a job in plain words. A task qualifies when its score clears
  * MIN_SCORE; it performs one of the job's action words (when the job has any; a verb asking for a
  * worked-out result, "calculate", is met by any task that changes nothing; a task that changes something
- * also does "post a comment" when it performs "comment"); it matches one of the
- * job's object words (when it has any); and, for a question, it changes nothing. A job asking to see something no task knows ("get
+ * also does "post a comment" when it performs "comment"); one of the job's object words (when it has any)
+ * is in a field naming the task, not only in its description, which names examples of input ("the traffic
+ * on the way to work" is not about an author's works); and, for a question, it changes nothing. A job asking to see something no task knows ("get
  * a haircut") qualifies nothing. A command with action words is served first by the tasks that change
  * something ("schedule a meeting" before listing the schedule).
  */
 export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking {
   const { terms, question, sought } = readJob(index, job);
-  const { scores, masks, termBest, performed } = index.scratch;
+  const { scores, masks, namedMasks, termBest, performed } = index.scratch;
   const touched: number[] = [];
   const performing: number[] = [];
   const termDocs: number[] = [];
@@ -265,9 +276,10 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
       // A document matching several of a term's alternatives counts the best one once.
       termDocs.length = 0;
       for (const { term: key, weight } of term.alternatives) {
-        const { docs, weights } = index.postings.get(key)!;
+        const { docs, weights, named } = index.postings.get(key)!;
         for (let i = 0; i < docs.length; i += 1) {
           const doc = docs[i];
+          if (named[i]) namedMasks[doc] |= bit;
           const value = weights[i] * weight;
           if (termBest[doc] === 0) termDocs.push(doc);
           if (value > termBest[doc]) termBest[doc] = value;
@@ -294,7 +306,7 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
       scores[doc] >= MIN_SCORE &&
       !(question && index.writes[doc]) &&
       (actionMask === 0 || (performs(doc) & actionMask) !== 0) &&
-      (objectMask === 0 || (masks[doc] & objectMask) !== 0);
+      (objectMask === 0 || (namedMasks[doc] & objectMask) !== 0);
     const namesSomething = (actionMask !== 0 || objectMask !== 0) && !(sought && sought.alternatives.length === 0);
     const commandOrder = rankOrder(index, scores, !question && actionMask !== 0 ? index.writes : undefined);
     const candidates = namesSomething ? best(touched.filter(qualifies), limit, commandOrder) : [];
@@ -305,6 +317,7 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
     for (const doc of touched) {
       scores[doc] = 0;
       masks[doc] = 0;
+      namedMasks[doc] = 0;
     }
     for (const doc of performing) performed[doc] = 0;
   }
