@@ -809,78 +809,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/hosted/connect/{secret}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    secret: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description an HTML page for a browser */
-                200: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
-                400: components["responses"]["InvalidInputPage"];
-                404: components["responses"]["ConnectSessionNotFoundPage"];
-                413: components["responses"]["PayloadTooLargePage"];
-                500: components["responses"]["InternalErrorPage"];
-            };
-        };
-        put?: never;
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    secret: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/x-www-form-urlencoded": Record<string, never> | null;
-                };
-            };
-            responses: {
-                /** @description a redirect to the Location header */
-                303: {
-                    headers: {
-                        "svc-catalog-version": components["headers"]["CatalogVersion"];
-                        Location: components["headers"]["Location"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                400: components["responses"]["InvalidInputPage"];
-                403: components["responses"]["UntrustedOriginPage"];
-                404: components["responses"]["ConnectSessionNotFoundPage"];
-                413: components["responses"]["PayloadTooLargePage"];
-                500: components["responses"]["InternalErrorPage"];
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/hosted/connect/callback": {
         parameters: {
             query?: never;
@@ -945,6 +873,78 @@ export interface paths {
                 header?: never;
                 path: {
                     id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/x-www-form-urlencoded": Record<string, never> | null;
+                };
+            };
+            responses: {
+                /** @description a redirect to the Location header */
+                303: {
+                    headers: {
+                        "svc-catalog-version": components["headers"]["CatalogVersion"];
+                        Location: components["headers"]["Location"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["InvalidInputPage"];
+                403: components["responses"]["UntrustedOriginPage"];
+                404: components["responses"]["ConnectSessionNotFoundPage"];
+                413: components["responses"]["PayloadTooLargePage"];
+                500: components["responses"]["InternalErrorPage"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/hosted/connect/{secret}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    secret: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description an HTML page for a browser */
+                200: {
+                    headers: {
+                        "svc-catalog-version": components["headers"]["CatalogVersion"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                400: components["responses"]["InvalidInputPage"];
+                404: components["responses"]["ConnectSessionNotFoundPage"];
+                413: components["responses"]["PayloadTooLargePage"];
+                500: components["responses"]["InternalErrorPage"];
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    secret: string;
                 };
                 cookie?: never;
             };
@@ -2037,12 +2037,12 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        Caller: components["schemas"]["KeyCaller"] | components["schemas"]["TokenCaller"];
         CallList: {
             calls: components["schemas"]["Call"][];
             /** @description the cursor of the next page, or null on the last one */
             next_cursor: string | null;
         };
+        Caller: components["schemas"]["KeyCaller"] | components["schemas"]["TokenCaller"];
         Candidate: {
             id: string;
             provider: string;
@@ -2075,6 +2075,33 @@ export interface components {
         };
         CaptureList: {
             captures: components["schemas"]["Capture"][];
+            /** @description the cursor of the next page, or null on the last one */
+            next_cursor: string | null;
+        };
+        ConnectSession: {
+            id: string;
+            /** @enum {string} */
+            status: "pending" | "completed" | "expired";
+            principal: string;
+            provider: string;
+            scopes: string[];
+            redirect_uri: string | null;
+            /** @description present once the session is completed */
+            connection_id?: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string;
+        };
+        ConnectSessionCreated: {
+            session_id: string;
+            /** @description the hosted consent link: secret, single use, valid until expires_at */
+            url: string;
+            /** Format: date-time */
+            expires_at: string;
+        };
+        ConnectSessionList: {
+            sessions: components["schemas"]["ConnectSession"][];
             /** @description the cursor of the next page, or null on the last one */
             next_cursor: string | null;
         };
@@ -2139,33 +2166,6 @@ export interface components {
             url: string;
             /** Format: date-time */
             expires_at: string;
-        };
-        ConnectSession: {
-            id: string;
-            /** @enum {string} */
-            status: "pending" | "completed" | "expired";
-            principal: string;
-            provider: string;
-            scopes: string[];
-            redirect_uri: string | null;
-            /** @description present once the session is completed */
-            connection_id?: string;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            expires_at: string;
-        };
-        ConnectSessionCreated: {
-            session_id: string;
-            /** @description the hosted consent link: secret, single use, valid until expires_at */
-            url: string;
-            /** Format: date-time */
-            expires_at: string;
-        };
-        ConnectSessionList: {
-            sessions: components["schemas"]["ConnectSession"][];
-            /** @description the cursor of the next page, or null on the last one */
-            next_cursor: string | null;
         };
         Discovery: {
             candidates: components["schemas"]["Candidate"][];
@@ -2518,31 +2518,6 @@ export interface components {
                 };
             };
         };
-        /** @description codes: connection_not_found */
-        ConnectionNotFound: {
-            headers: {
-                "svc-catalog-version": components["headers"]["CatalogVersion"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"] & {
-                    /** @constant */
-                    status?: 404;
-                    /** @enum {unknown} */
-                    code?: "connection_not_found";
-                };
-            };
-        };
-        /** @description codes: connection_not_found */
-        ConnectionNotFoundPage: {
-            headers: {
-                "svc-catalog-version": components["headers"]["CatalogVersion"];
-                [name: string]: unknown;
-            };
-            content: {
-                "text/html": string;
-            };
-        };
         /** @description codes: connect_session_not_found */
         ConnectSessionNotFound: {
             headers: {
@@ -2560,6 +2535,31 @@ export interface components {
         };
         /** @description codes: connect_session_not_found */
         ConnectSessionNotFoundPage: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "text/html": string;
+            };
+        };
+        /** @description codes: connection_not_found */
+        ConnectionNotFound: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 404;
+                    /** @enum {unknown} */
+                    code?: "connection_not_found";
+                };
+            };
+        };
+        /** @description codes: connection_not_found */
+        ConnectionNotFoundPage: {
             headers: {
                 "svc-catalog-version": components["headers"]["CatalogVersion"];
                 [name: string]: unknown;

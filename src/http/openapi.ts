@@ -6,6 +6,9 @@ import { CATALOG_VERSION_HEADER } from './catalog-version.js';
 import { HOSTED_PREFIX } from './errors.js';
 import { problemRecord, records } from './records.js';
 
+// The package is CommonJS whose module.exports is the function its types call `parse`.
+const joiToJsonSchema = joiToJson as unknown as typeof joiToJson.parse;
+
 /** What a route adds to its entry in the API document beyond its joi schemas. */
 export interface RouteDocs {
   /** The error codes this route can answer besides the ones every route (or every authenticated route) can. */
@@ -22,19 +25,16 @@ declare module '@hapi/hapi' {
   }
 }
 
-/** The version of the interface the document describes. */
+/** The version of the API the document describes. */
 export const API_VERSION = '0.0.1';
 
 type JsonSchema = Record<string, unknown>;
-
-// The package is CommonJS whose module.exports is the function its types call `parse`.
-const joiToJsonSchema = joiToJson as unknown as typeof joiToJson.parse;
 type Operation = Record<string, unknown>;
 
 const EVERY_ROUTE: ErrorCode[] = ['invalid_input', 'payload_too_large', 'internal_error'];
 const AUTHENTICATED: ErrorCode[] = ['unauthenticated', 'invalid_token', 'no_active_organization', 'untrusted_origin', 'role_forbidden'];
 
-const ref = (kind: 'schemas' | 'headers' | 'securitySchemes', name: string) => ({ $ref: `#/components/${kind}/${name}` });
+const ref = (kind: 'schemas' | 'headers', name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
 const components = {
   headers: {
@@ -49,6 +49,9 @@ const components = {
     metricsToken: { type: 'http', scheme: 'bearer', description: "the operator's metrics.token (not an API credential)" },
   },
 };
+
+/** What every answer of a rate-limited route may carry. */
+const RATE_LIMIT_HEADERS = { RateLimit: ref('headers', 'RateLimit'), 'RateLimit-Policy': ref('headers', 'RateLimitPolicy') };
 
 /** joi to JSON Schema; named records (`.id()`) go to the shared components and are referenced. */
 function toJsonSchema(schema: Joi.Schema, shared: Record<string, JsonSchema>): JsonSchema {
@@ -94,7 +97,7 @@ function requestBody(route: RequestRoute, shared: Record<string, JsonSchema>): J
 
 function successResponse(schema: Joi.Schema, rateLimited: boolean, shared: Record<string, JsonSchema>): JsonSchema {
   const headers: Record<string, unknown> = { [CATALOG_VERSION_HEADER]: ref('headers', 'CatalogVersion') };
-  if (rateLimited) Object.assign(headers, { RateLimit: ref('headers', 'RateLimit'), 'RateLimit-Policy': ref('headers', 'RateLimitPolicy') });
+  if (rateLimited) Object.assign(headers, RATE_LIMIT_HEADERS);
   if (schema === records.seeOther) headers.Location = ref('headers', 'Location');
   const description = flagsOf(schema).description ?? 'success';
   if (flagsOf(schema).presence === 'forbidden') return { description, headers };
@@ -120,7 +123,7 @@ function errorResponses(codes: ErrorCode[], hosted: boolean): Record<string, { n
   for (const [status, statusCodes] of [...byStatus].sort(([a], [b]) => a - b)) {
     const headers: Record<string, unknown> = { [CATALOG_VERSION_HEADER]: ref('headers', 'CatalogVersion') };
     if (statusCodes.includes('rate_limited')) {
-      Object.assign(headers, { 'Retry-After': ref('headers', 'RetryAfter'), RateLimit: ref('headers', 'RateLimit'), 'RateLimit-Policy': ref('headers', 'RateLimitPolicy') });
+      Object.assign(headers, { 'Retry-After': ref('headers', 'RetryAfter'), ...RATE_LIMIT_HEADERS });
     }
     const content = hosted
       ? { 'text/html': { schema: { type: 'string', description: 'an error page for a browser' } } }
@@ -178,7 +181,9 @@ function operation(route: RequestRoute, shared: Record<string, JsonSchema>, shar
   };
 }
 
-const sorted = <T>(entries: Record<string, T>) => Object.fromEntries(Object.entries(entries).sort(([a], [b]) => a.localeCompare(b)));
+/** Code-point order, the same on every machine, so the generated client types never depend on a locale. */
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const sorted = <T>(entries: Record<string, T>) => Object.fromEntries(Object.entries(entries).sort(([a], [b]) => byText(a, b)));
 
 /**
  * The OpenAPI 3.1 document of every route in the server's table, built from the routes' own joi
@@ -189,7 +194,7 @@ export function apiDocument(server: Server, publicUrl: string): JsonSchema {
   const sharedResponses: Record<string, JsonSchema> = {};
   toJsonSchema(problemRecord, shared);
   const paths: Record<string, Record<string, Operation>> = {};
-  const routes = [...server.table()].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
+  const routes = [...server.table()].sort((a, b) => byText(a.path, b.path) || byText(a.method, b.method));
   for (const route of routes) {
     paths[route.path] ??= {};
     paths[route.path][route.method] = operation(route, shared, sharedResponses);
