@@ -262,6 +262,8 @@ describe('discovery engine', () => {
       expect(readJob(builtin, 'turn on the sprinklers if it has not rained today').terms[0]).to.include({ word: 'turn on', role: 'action' });
       expect(rank(builtin, 'turn on the sprinklers if it has not rained today', 5).candidates).to.deep.equal([]);
       expect(rank(builtin, 'switch off the heating, it is warm', 5).candidates).to.deep.equal([]);
+      // Words that are names of object properties are words like any other.
+      expect(readJob(builtin, 'constructor up the tostring of valueof').terms.map((term) => term.word)).to.deep.equal(['constructor', 'tostring', 'valueof']);
     });
 
     it('qualifies nothing when the thing a job asks to see is unknown ("find a plumber")', () => {

@@ -128,7 +128,7 @@ function describesPlural(all: JobWord[], position: number): boolean {
 function particleAfter(all: JobWord[], position: number, question: boolean): string | undefined {
   const [current, next] = [all[position], all[position + 1]];
   if (question || !next || !opensVerb(all[position - 1])) return undefined;
-  return PARTICLE_VERBS[current.word]?.includes(next.word) ? next.word : undefined;
+  return Object.hasOwn(PARTICLE_VERBS, current.word) && PARTICLE_VERBS[current.word].includes(next.word) ? next.word : undefined;
 }
 
 /**
