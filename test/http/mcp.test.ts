@@ -13,6 +13,9 @@ const MCP_HEADERS = { accept: 'application/json, text/event-stream', 'content-ty
 
 const METRICS_TOKEN = 'metrics-token-of-the-mcp-tests';
 
+/** Runs a minute of each user principal here: enough for these tests, few enough to use up in one. */
+const PER_PRINCIPAL_RUNS = 4;
+
 let nextId = 1;
 
 function rpc(h: Harness, method: string, params: unknown, options: { headers?: Record<string, string | null>; url?: string } = {}) {
@@ -287,6 +290,21 @@ eachDialect(
       expect(miss.call_id).to.match(/^call_/);
     });
 
+    it('counts every run_task against the run budget before reading its arguments, as REST counts every run', async () => {
+      const asCounted = { 'svc-principal': 'user:counted' };
+      toolProblem(await callTool(h(), 'run_task', { task_id: 42, input: 'x' }, asCounted), 400, 'invalid_input');
+      toolProblem(await callTool(h(), 'run_task', { task_id: 'nope.task', input: {} }, asCounted), 404, 'task_not_found');
+      const pinned = await rpc(h(), 'tools/call', { name: 'rt-open.weather.now', arguments: { city: 3 } }, { url: '/v1/mcp?tasks=rt-open.weather.now', headers: asCounted });
+      toolProblem(pinned.json.result, 400, 'invalid_input');
+      const rest = await h().request({ method: 'POST', url: '/v1/tasks/rt-open.weather.now/run', payload: { city: '' }, headers: asCounted });
+      expect(rest.statusCode).to.equal(400);
+      const limited = toolProblem(await callTool(h(), 'run_task', { task_id: 'rt-open.weather.now', input: { city: 'Oslo' } }, asCounted), 429, 'rate_limited');
+      expect(limited.detail).to.match(/retry in \d+ s/);
+      // Discovering and describing are not runs.
+      expect((await callTool(h(), 'describe_task', { task_id: 'rt-open.weather.now' }, asCounted)).isError).to.equal(undefined);
+      expect(fakes.open.requests).to.have.length(0);
+    });
+
     it('answers a principal-bound token naming another principal with principal_forbidden tool errors', async () => {
       const token = (await issueUserToken(h().gateway.db, h().organizationId, { principal: 'user:mallory', expires_in: 600 }, 'test')).token;
       const asToken = { authorization: `Bearer ${token}` };
@@ -301,7 +319,7 @@ eachDialect(
       expect(own.structuredContent.ready).to.equal(false);
     });
   },
-  { config: fakes.config({ metrics: { token: METRICS_TOKEN } }) },
+  { config: fakes.config({ metrics: { token: METRICS_TOKEN }, rate_limits: { per_principal: { run: PER_PRINCIPAL_RUNS } } }) },
 );
 
 for (const dialect of dialects) {

@@ -49,18 +49,29 @@ const providerSlugs = () =>
 
 const taskId = () => fields.pathId().description('a task id from discover_tasks, e.g. open-meteo.weather.current');
 
+/**
+ * A run counts against the whole run budget before anything else, whatever it answers (bad arguments
+ * included), as a REST run does: as the token's own principal, else the one svc-principal names.
+ */
+async function countRun({ gateway, caller, header }: ToolContext): Promise<void> {
+  await consumeRunLimits(gateway, caller, caller.kind === 'user_token' ? caller.principal! : header('svc-principal'));
+}
+
 /** A tool whose arguments are a joi schema: the same schema checks a call and, as JSON Schema, is the listed inputSchema. */
 function toolWithArguments<A>(
   definition: Omit<Tool, 'inputSchema' | 'call'> & {
     arguments: Joi.ObjectSchema;
+    /** What a call must pass before its arguments are read (a run's budget). */
+    admit?(context: ToolContext): Promise<void>;
     call(context: ToolContext, args: A): Promise<Record<string, unknown>>;
   },
 ): Tool {
-  const { arguments: schema, call, ...listed } = definition;
+  const { arguments: schema, admit, call, ...listed } = definition;
   return {
     ...listed,
     inputSchema: toJsonSchema(schema, 'json') as JsonSchema,
-    call(context, args) {
+    async call(context, args) {
+      await admit?.(context);
       const { error, value } = schema.validate(args, { abortEarly: false });
       if (error) {
         const params = error.details.map((detail) => ({ name: ['arguments', ...detail.path].join('.'), reason: detail.message }));
@@ -87,11 +98,10 @@ interface RunArguments {
 }
 
 /**
- * A run through the REST run's pipeline: the whole run budget first, then runTask with the RunRequest the
- * REST route builds. The routing arguments stand for the svc-* headers of the same meaning and win over them.
+ * A run through the REST run's pipeline (its budget already counted): runTask with the RunRequest the REST
+ * route builds. The routing arguments stand for the svc-* headers of the same meaning and win over them.
  */
 async function run(context: ToolContext, args: RunArguments): Promise<Record<string, unknown>> {
-  const { gateway, caller } = context;
   const routing = args.routing ?? {};
   const given: Record<string, string | undefined> = {
     'svc-only': routing.only?.join(','),
@@ -101,10 +111,7 @@ async function run(context: ToolContext, args: RunArguments): Promise<Record<str
     'svc-zero-retention': routing.zero_retention === undefined ? undefined : String(routing.zero_retention),
     'idempotency-key': args.idempotency_key,
   };
-  const request = runRequest(args.task_id, args.input, (name) => given[name] ?? context.header(name));
-  // Counted as REST counts a run, before anything else and whatever it answers: a token's own principal, else the one named.
-  await consumeRunLimits(gateway, caller, caller.kind === 'user_token' ? caller.principal! : request.principal);
-  const answer = await runTask(gateway, caller, request);
+  const answer = await runTask(context.gateway, context.caller, runRequest(args.task_id, args.input, (name) => given[name] ?? context.header(name)));
   return { ...answer.run };
 }
 
@@ -155,6 +162,7 @@ const runTool = toolWithArguments<RunArguments>({
       zero_retention: Joi.boolean().description('only providers that keep no data, and the gateway stores no capture'),
     }).description('which interchangeable providers may answer, as the svc-* run headers say'),
   }),
+  admit: countRun,
   call: run,
 });
 
@@ -169,6 +177,9 @@ export function pinnedTool(task: Task): Tool {
     description: `${task.title}: ${task.description} Runs the task ${task.id}; the arguments are its input.`,
     inputSchema: task.input,
     annotations: { openWorldHint: true },
-    call: (context, args) => run(context, { task_id: task.id, input: args }),
+    async call(context, args) {
+      await countRun(context);
+      return run(context, { task_id: task.id, input: args });
+    },
   };
 }
