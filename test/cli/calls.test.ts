@@ -119,7 +119,7 @@ for (const dialect of dialects) {
       await database.drop();
     });
 
-    it('refuses bad filters with one clear line: exit 2 for bad option values, 1 for an unknown cursor', async () => {
+    it('refuses bad filters and cursors with one clear line and exit 2', async () => {
       refused(await gw('calls', 'list', '--outcome', 'done'), 2, /--outcome.*'done' is invalid.*hit, miss, fault, pending/);
       refused(await gw('calls', 'tail', '--outcome', 'done'), 2, /--outcome/);
       refused(await gw('calls', 'list', '--principal', 'ada'), 2, /--principal.*must be "organization" or "user:<id>"/);
@@ -130,7 +130,7 @@ for (const dialect of dialects) {
       refused(await gw('calls', 'tail', '--tag', 'x'.repeat(201)), 2, /--tag.*must be 1 to 200 characters/);
       refused(await gw('calls', 'tail', '--principal', 'user:'), 2, /--principal/);
       refused(await gw('calls', 'tail', '--interval', '5'), 2, /--interval.*20 to 60000/);
-      refused(await gw('calls', 'list', '--cursor', 'not-a-cursor'), 1, /^gateway: cursor is not one this service returned$/);
+      refused(await gw('calls', 'list', '--cursor', 'not-a-cursor'), 2, /^gateway: cursor is not one this service returned$/);
     });
 
     it('lists calls newest first, 50 a page, as a table or one JSON document, with every filter', async () => {
@@ -164,9 +164,14 @@ for (const dialect of dialects) {
       const table = await gw('calls', 'list', '--outcome', 'miss');
       expect(table.code).to.equal(0);
       const lines = table.stdout.trim().split('\n');
-      expect(lines[0].split(/\s+/)).to.deep.equal(['ID', 'CREATED_AT', 'TASK', 'PRINCIPAL', 'IDENTITY', 'OUTCOME', 'CHARGED', 'LATENCY']);
-      expect(lines[1].split(/\s+/)).to.deep.equal([tagged, new Date(clock - 10).toISOString(), 'other.task', 'user:bob', 'anonymous', 'miss', '$0.00', '42', 'ms']);
+      expect(lines[0].split(/\s+/)).to.deep.equal(['ID', 'CREATED_AT', 'TASK', 'PRINCIPAL', 'IDENTITY', 'OUTCOME', 'STATUS', 'ERROR', 'CHARGED', 'LATENCY']);
+      expect(lines[1].split(/\s+/)).to.deep.equal([tagged, new Date(clock - 10).toISOString(), 'other.task', 'user:bob', 'anonymous', 'miss', '404', 'miss', '$0.00', '42', 'ms']);
       expect(lines).to.have.length(2);
+      // A fault shows what the caller got, so a refused input and a failed upstream read apart.
+      const faults = (await gw('calls', 'list', '--outcome', 'fault')).stdout.trim().split('\n');
+      expect(faults[1].split(/\s+/).slice(5, 8)).to.deep.equal(['fault', '502', 'upstream_error']);
+      const pendingRow = (await gw('calls', 'list', '--outcome', 'pending')).stdout.trim().split('\n')[1];
+      expect(pendingRow.split(/\s+/).slice(5, 8)).to.deep.equal(['pending', '-', '-']);
       expect((await gw('calls', 'list')).stdout).to.match(/\n\nmore: gateway calls list --cursor \S+\n$/);
     });
 
@@ -232,8 +237,9 @@ for (const dialect of dialects) {
 
     it('acts on the organization named by --org and never shows another organization\'s calls', async () => {
       expect((await gw('orgs', 'create', 'beta')).code).to.equal(0);
-      refused(await gw('calls', 'list'), 1, /several organizations exist \(acme, beta\); name one with --org/);
-      refused(await gw('calls', 'tail', '--json'), 1, /name one with --org/);
+      // --org left out where it is needed is a missing argument: a usage error.
+      refused(await gw('calls', 'list'), 2, /several organizations exist \(acme, beta\); name one with --org/);
+      refused(await gw('calls', 'tail', '--json'), 2, /name one with --org/);
       expect(JSON.parse((await gw('calls', 'list', '--json', '--org', 'beta')).stdout)).to.deep.equal({ calls: [], next_cursor: null });
       expect(JSON.parse((await gw('calls', 'list', '--json', '--org', 'acme')).stdout).calls).to.have.length(50);
       const betaId = (await db.select<{ id: string }>("SELECT id FROM organizations WHERE name = 'beta'"))[0].id;

@@ -1,6 +1,6 @@
 import { Text } from 'ink';
 import { Fragment } from 'react';
-import { callCells, COLUMNS, fit } from './cells.js';
+import { callCells, cellText, COLUMNS } from './cells.js';
 import { OutcomeLabel } from './OutcomeLabel.js';
 import type { TailCall } from './types.js';
 
@@ -15,7 +15,7 @@ export function CallLine({ call, widths }: { call: TailCall; widths: number[] })
       {COLUMNS.map((column, i) => (
         <Fragment key={column.key}>
           {i > 0 && ' '}
-          {column.key === 'outcome' ? <OutcomeLabel outcome={call.outcome} width={widths[i]} /> : fit(cells[column.key], widths[i], column.alignRight)}
+          {column.key === 'outcome' ? <OutcomeLabel outcome={call.outcome} width={widths[i]} /> : cellText(column, cells[column.key], widths[i])}
         </Fragment>
       ))}
     </Text>

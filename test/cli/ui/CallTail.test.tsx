@@ -4,7 +4,7 @@ import { render } from 'ink-testing-library';
 import { CallLine } from '../../../src/cli/ui/CallLine.js';
 import { CallTail } from '../../../src/cli/ui/CallTail.js';
 import { OutcomeLabel } from '../../../src/cli/ui/OutcomeLabel.js';
-import { callCells, dollars, fitColumns } from '../../../src/cli/ui/cells.js';
+import { callCells, cellText, COLUMNS, dollars, fitColumns, fitIdentity } from '../../../src/cli/ui/cells.js';
 import { makeCall } from './table.js';
 
 /** ANSI foreground colours as chalk writes them at level 1. */
@@ -29,10 +29,38 @@ describe('terminal UI components', () => {
     }
   });
 
-  it('shows a call on one line: time, task, principal, identity, outcome, charged, latency', () => {
+  it('shows a call on one line: time, task, principal, identity, outcome, status, charged, latency', () => {
     const frame = render(<CallLine call={makeCall(123, 'hit', { principal: 'user:ada', identity: 'anonymous' })} widths={fitColumns(100)} />).lastFrame();
-    expect(plain(frame).split(/\s+/)).to.deep.equal(['10:00:01.123', 'acme.weather.current', 'user:ada', 'anonymous', 'hit', '$0.002', '12', 'ms']);
+    expect(plain(frame).split(/\s+/)).to.deep.equal(['10:00:01.123', 'acme.weather.current', 'user:ada', 'anonymous', 'hit', '200', '$0.002', '12', 'ms']);
     expect(frame).to.include(`${COLOURED.green}hit`);
+  });
+
+  it('tells faults apart by HTTP status and error code', () => {
+    const cells = (extra: Partial<ReturnType<typeof makeCall>>) => callCells(makeCall(1, 'fault', extra)).status;
+    expect(cells({ http_status: 400, error_code: 'invalid_input' })).to.equal('400 invalid_input');
+    expect(cells({ http_status: 502, error_code: 'upstream_error' })).to.equal('502 upstream_error');
+    expect(callCells(makeCall(1, 'miss')).status).to.equal('404 miss');
+    expect(callCells(makeCall(1, 'pending')).status).to.equal('-');
+    // ink-testing-library's terminal is 100 columns wide: the status keeps its number and the start of the code.
+    const line = (call: ReturnType<typeof makeCall>) => plain(render(<CallLine call={call} widths={fitColumns(100)} />).lastFrame());
+    expect(line(makeCall(1, 'fault', { http_status: 400, error_code: 'invalid_input' }))).to.match(/ fault +400 inv… +\$0\.00 /);
+    expect(line(makeCall(1, 'fault'))).to.match(/ fault +502 ups… +\$0\.00 /);
+    // On a wider terminal, the whole code.
+    expect(cellText(COLUMNS[5], '502 upstream_error', fitColumns(140)[5])).to.match(/^502 upstream_error +$/);
+  });
+
+  it('cuts a long identity from the front of its id, keeping connection: and the tail that tells connections apart', () => {
+    const identity = 'connection:conn_01jd8x7k2m3n4p5q6r7s8t9v0w';
+    expect(fitIdentity(identity, 22)).to.equal('connection:…6r7s8t9v0w');
+    expect(fitIdentity(identity, 18)).to.equal('connection:…8t9v0w');
+    // Too narrow for the kind and a useful tail: the tail alone.
+    expect(fitIdentity(identity, 12)).to.equal('…q6r7s8t9v0w');
+    expect(fitIdentity('credential', 12)).to.equal('credential  ');
+    const a = makeCall(1, 'hit', { identity: 'connection:conn_01jd8x7k2m3n4p5q6r7s8t9aaaa' });
+    const b = makeCall(2, 'hit', { identity: 'connection:conn_01jd8x7k2m3n4p5q6r7s8t9bbbb' });
+    const shown = [a, b].map((call) => plain(render(<CallLine call={call} widths={fitColumns(100)} />).lastFrame()));
+    expect(shown[0]).to.include(' connection:…t9aaaa ');
+    expect(shown[1]).to.include(' connection:…t9bbbb ');
   });
 
   it('fits the terminal width: text columns shrink, long values are cut with an ellipsis, rows never wrap', () => {
@@ -40,11 +68,12 @@ describe('terminal UI components', () => {
     for (const columns of [70, 80, 100]) {
       const lines = linesOf(render(<CallLine call={call} widths={fitColumns(columns)} />).lastFrame());
       expect(lines).to.have.length(1);
-      expect(lines[0]).to.match(/ a-provide\S*… /);
-      expect(lines[0]).to.match(/ connec\S*… /);
+      expect(lines[0]).to.match(/ a-pro\S*… /);
+      expect(lines[0]).to.match(/ (connection:)?…\S*9v0w /);
       expect(lines[0].length).to.be.at.most(columns);
     }
-    expect(fitColumns(200)).to.deep.equal([12, 30, 18, 22, 7, 11, 9]);
+    expect(fitColumns(200)).to.deep.equal([12, 30, 14, 24, 7, 24, 11, 8]);
+    expect(fitColumns(100)).to.deep.equal([12, 20, 9, 18, 7, 8, 11, 8]);
   });
 
   it('formats money and times: whole micro-dollars, two to six decimals, no charge or latency while pending', () => {
@@ -57,16 +86,16 @@ describe('terminal UI components', () => {
     const pending = makeCall(1, 'pending');
     const view = render(<CallTail batch={{ serial: 0, calls: [] }} live={[pending]} printed={0} />);
     let lines = linesOf(view.lastFrame());
-    expect(lines[0].split(/\s+/)).to.deep.equal(['TIME', 'TASK', 'PRINCIPAL', 'IDENTITY', 'OUTCOME', 'CHARGED', 'LATENCY']);
-    expect(lines[1]).to.match(/^10:00:01\.001 acme\.weather\.current +user:ada +anonymous +pending +- +-$/);
+    expect(lines[0].split(/\s+/)).to.deep.equal(['TIME', 'TASK', 'PRINCIPAL', 'IDENTITY', 'OUTCOME', 'STATUS', 'CHARGED', 'LATENCY']);
+    expect(lines[1]).to.match(/^10:00:01\.001 acme\.weather\.current +user:ada +anonymous +pending +- +- +-$/);
     expect(lines[2]).to.equal('0 calls · 1 in flight · Ctrl-C to quit');
     expect(view.lastFrame()).to.include(`${COLOURED.gray}pending`);
 
-    view.rerender(<CallTail batch={{ serial: 1, calls: [{ ...pending, outcome: 'hit', latency_ms: 25, charged_usd: 0.002 }] }} live={[]} printed={1} />);
+    view.rerender(<CallTail batch={{ serial: 1, calls: [{ ...pending, outcome: 'hit', http_status: 200, latency_ms: 25, charged_usd: 0.002 }] }} live={[]} printed={1} />);
     lines = linesOf(view.lastFrame());
     expect(lines).to.have.length(3);
     expect(lines[0]).to.match(/^TIME/);
-    expect(lines[1]).to.match(/^10:00:01\.001 acme\.weather\.current +user:ada +anonymous +hit +\$0\.002 +25 ms$/);
+    expect(lines[1]).to.match(/^10:00:01\.001 acme\.weather\.current +user:ada +anonymous +hit +200 +\$0\.002 +25 ms$/);
     expect(lines[2]).to.equal('1 call · 0 in flight · Ctrl-C to quit');
     expect(view.lastFrame()).to.include(`${COLOURED.green}hit`);
     expect(view.lastFrame()).to.not.include('pending');

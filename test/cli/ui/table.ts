@@ -9,6 +9,8 @@ export function makeCall(n: number, outcome: Outcome, extra: Partial<TailCall> =
     principal: 'user:ada',
     identity: 'anonymous',
     outcome,
+    http_status: { hit: 200, miss: 404, fault: 502, pending: null }[outcome],
+    error_code: { hit: null, miss: 'miss', fault: 'upstream_error', pending: null }[outcome],
     charged_usd: outcome === 'hit' ? 0.002 : 0,
     latency_ms: outcome === 'pending' ? null : 12,
     created_at: new Date(2026, 10, 22, 10, 0, 1, n % 1000).toISOString(),
@@ -30,7 +32,8 @@ export class CallTable implements CallSource<TailCall> {
 
   settle(id: string, outcome: Outcome): void {
     const call = this.rows.get(id)!;
-    this.rows.set(id, { ...call, outcome, latency_ms: 25, charged_usd: outcome === 'hit' ? 0.002 : 0 });
+    const { http_status, error_code } = makeCall(0, outcome);
+    this.rows.set(id, { ...call, outcome, http_status, error_code, latency_ms: 25, charged_usd: outcome === 'hit' ? 0.002 : 0 });
   }
 
   private sorted(): TailCall[] {

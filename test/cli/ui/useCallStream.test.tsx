@@ -90,12 +90,12 @@ describe('useCallStream and the live tail', () => {
     await waitFor(() => table.reads.recent === 1, 'the first poll');
     table.insert(makeCall(5, 'pending'));
     await waitFor(() => plain(view.lastFrame()).includes('1 in flight'), 'the pending call');
-    expect(plain(view.lastFrame())).to.match(/\n10:00:01\.005 acme\.weather\.current +user:ada +anonymous +pending +- +-\n0 calls · 1 in flight/);
+    expect(plain(view.lastFrame())).to.match(/\n10:00:01\.005 acme\.weather\.current +user:ada +anonymous +pending +- +- +-\n0 calls · 1 in flight/);
     table.settle('call_000005', 'hit');
     await waitFor(() => plain(view.lastFrame()).includes('1 call · 0 in flight'), 'the hit');
     const lines = plain(view.lastFrame()).split('\n');
     expect(lines).to.have.length(3);
-    expect(lines[1]).to.match(/^10:00:01\.005 acme\.weather\.current +user:ada +anonymous +hit +\$0\.002 +25 ms$/);
+    expect(lines[1]).to.match(/^10:00:01\.005 acme\.weather\.current +user:ada +anonymous +hit +200 +\$0\.002 +25 ms$/);
     view.unmount();
   });
 

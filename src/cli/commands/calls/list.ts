@@ -18,7 +18,18 @@ export const list = withCallFilters(new Command('list'))
       print(!!options.json, page, () => {
         const rows = page.calls.map((call) => {
           const { charged, latency } = callCells(call);
-          return { id: call.id, created_at: call.created_at, task: call.task, principal: call.principal, identity: call.identity, outcome: call.outcome, charged, latency };
+          return {
+            id: call.id,
+            created_at: call.created_at,
+            task: call.task,
+            principal: call.principal,
+            identity: call.identity,
+            outcome: call.outcome,
+            status: call.http_status,
+            error: call.error_code,
+            charged,
+            latency,
+          };
         });
         const more = page.next_cursor ? `\n\nmore: gateway calls list --cursor ${page.next_cursor}` : '';
         return `${formatTable(rows)}${more}`;
