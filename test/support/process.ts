@@ -40,8 +40,13 @@ export interface CliResult {
 
 /** Runs one gateway command to completion. */
 export function runGateway(args: string[], env: NodeJS.ProcessEnv, options: { binary?: boolean } = {}): Promise<CliResult> {
+  return runCommand(process.execPath, gatewayArgs(args, options.binary), env);
+}
+
+/** Runs a program from the project root to completion (`npx gateway ...` as a user types it, say). */
+export function runCommand(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, gatewayArgs(args, options.binary), { cwd: projectRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: projectRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
