@@ -1160,7 +1160,7 @@ export interface paths {
                 };
                 401: components["responses"]["UnauthenticatedOrInvalidToken"];
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbidden"];
-                /** @description a JSON-RPC error: Accept must name both application/json and text/event-stream */
+                /** @description a JSON-RPC error: Accept takes no JSON (none, *\/*, application/json or both media types are fine) */
                 406: {
                     headers: {
                         "svc-catalog-version": components["headers"]["CatalogVersion"];
@@ -2211,7 +2211,7 @@ export interface components {
                 [key: string]: unknown;
             };
         };
-        /** @description a JSON-RPC error: Accept must name both application/json and text/event-stream */
+        /** @description a JSON-RPC error: Accept takes no JSON (none, *\/*, application/json or both media types are fine) */
         JsonRpcResponse: {
             /** @constant */
             jsonrpc: "2.0";

@@ -69,8 +69,9 @@ eachDialect(
         expect(res.statusCode, `${accept}: ${res.payload}`).to.equal(200);
         expect(res.json.result.tools).to.have.length(3);
       }
-      const html = await h().server.inject({ method: 'POST', url: '/v1/mcp', payload: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}', headers: { ...MCP_HEADERS, accept: 'text/html', authorization: `Bearer ${h().ownerKey}` } });
+      const html = await rpc(h(), 'tools/list', {}, { headers: { accept: 'text/html' } });
       expect(html.statusCode).to.equal(406);
+      expect(html.json.error.code).to.equal(-32000);
     });
 
     it('negotiates an earlier protocol version the client asks for', async () => {
@@ -207,12 +208,11 @@ eachDialect(
     });
 
     it('answers protocol faults as JSON-RPC errors: not JSON-RPC, an unknown method, an unknown tool', async () => {
-      // The transport's own 400 is JSON-RPC in application/json, which the API document (problem+json for 400) does not describe.
-      const notRpc = await h().server.inject({ method: 'POST', url: '/v1/mcp', payload: '{"hello": "world"}', headers: { ...MCP_HEADERS, authorization: `Bearer ${h().ownerKey}` } });
+      const notRpc = await h().request({ method: 'POST', url: '/v1/mcp', payload: '{"hello": "world"}', headers: MCP_HEADERS });
       expect(notRpc.statusCode).to.equal(400);
-      const notRpcBody = JSON.parse(notRpc.payload);
-      expect(notRpcBody.jsonrpc).to.equal('2.0');
-      expect(notRpcBody.error.code).to.be.a('number');
+      expect(notRpc.headers['content-type']).to.match(/^application\/json/);
+      expect(notRpc.json.jsonrpc).to.equal('2.0');
+      expect(notRpc.json.error.code).to.equal(-32700);
       const unknownMethod = await rpc(h(), 'resources/list', {});
       expect(unknownMethod.json.error.code).to.equal(-32601);
       const unknownTool = await rpc(h(), 'tools/call', { name: 'delete_everything', arguments: {} });

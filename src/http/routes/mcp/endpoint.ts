@@ -37,7 +37,7 @@ const mcpAnswers = answers({
   200: Joi.alternatives(jsonRpcResponse, Joi.array().items(jsonRpcResponse)).description('the JSON-RPC response, or one per request of a batch'),
   202: records.empty.description('the message held only notifications or responses'),
   400: jsonRpcResponse.description('a JSON-RPC error: the message is not valid JSON-RPC'),
-  406: jsonRpcResponse.description('a JSON-RPC error: Accept must name both application/json and text/event-stream'),
+  406: jsonRpcResponse.description('a JSON-RPC error: Accept takes no JSON (none, */*, application/json or both media types are fine)'),
 });
 
 /** The tasks `?tasks=id1,id2` pins, checked before any MCP: at most 20, each in the catalog and active. */
