@@ -82,7 +82,7 @@ for (const dialect of dialects) {
     it('asks for --org once several organizations exist', async () => {
       expect((await gw('orgs', 'create', 'second')).code).to.equal(0);
       const ambiguous = await gw('keys', 'list');
-      expect(ambiguous.code).to.not.equal(0);
+      expect(ambiguous.code).to.equal(2);
       expect(ambiguous.stderr).to.match(/--org/);
       expect((await gw('keys', 'list', '--org', 'second', '--json')).code).to.equal(0);
     });

@@ -42,11 +42,11 @@ for (const dialect of dialects) {
       expect(text.stdout).to.match(/^gw_user_\S+$/m);
     });
 
-    it('refuses bad input with one line: exit 2 for usage, exit 1 for rules', async () => {
+    it('refuses malformed input with one line and exit 2 (a usage error)', async () => {
       refused(await gw('tokens', 'issue'), 2, /--principal/);
       refused(await gw('tokens', 'issue', '--principal', 'user:ada', '--expires-in', 'soon'), 2, /whole number/);
-      refused(await gw('tokens', 'issue', '--principal', 'user:ada', '--expires-in', '59'), 1, /expires_in must be .* 60 to 86400/);
-      refused(await gw('tokens', 'issue', '--principal', 'ada'), 1, /principal "ada" must be/);
+      refused(await gw('tokens', 'issue', '--principal', 'user:ada', '--expires-in', '59'), 2, /expires_in must be .* 60 to 86400/);
+      refused(await gw('tokens', 'issue', '--principal', 'ada'), 2, /--principal.*'ada' is invalid\. must be "organization" or "user:<id>"/);
     });
 
     it('lists live tokens with issued_by "cli" and no secret, and revokes them against a running server', async () => {
@@ -82,7 +82,7 @@ for (const dialect of dialects) {
 
     it('needs --org once several organizations exist', async () => {
       expect((await gw('orgs', 'create', 'beta')).code).to.equal(0);
-      refused(await gw('tokens', 'list'), 1, /several organizations exist .* --org/);
+      refused(await gw('tokens', 'list'), 2, /several organizations exist .* --org/);
       expect(JSON.parse((await gw('tokens', 'list', '--org', 'beta', '--json')).stdout)).to.deep.equal({ tokens: [], next_cursor: null });
       const issued = JSON.parse((await gw('tokens', 'issue', '--org', 'beta', '--principal', 'user:ada', '--json')).stdout);
       expect(JSON.parse((await gw('tokens', 'list', '--org', 'beta', '--json')).stdout).tokens.map((t: { id: string }) => t.id)).to.deep.equal([issued.id]);
