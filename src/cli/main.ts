@@ -33,7 +33,7 @@ const program = new Command('gateway')
 
 /**
  * Usage errors (unknown option, bad choice, missing argument) are one stderr line, like every other
- * failure (DESIGN.md section 12), and exit 2 on every command; help exits 0.
+ * failure, and exit 2 on every command; help exits 0.
  */
 function applyUsageRules(command: Command): void {
   command

@@ -68,7 +68,7 @@ export function readConfigFile(file: string): Tree {
 }
 
 /**
- * Environment overrides: the short forms of DESIGN.md section 2, then GATEWAY_A__B for key a.b.
+ * Environment overrides: the short forms (README's configuration table), then GATEWAY_A__B for key a.b.
  * Variables that name no known key are ignored, so unrelated GATEWAY_* variables do not stop the server.
  */
 function environmentOverrides(env: NodeJS.ProcessEnv, known: Tree): Tree {

@@ -8,7 +8,7 @@ import {
 import { GatewayError, invalidInput, type ErrorCode } from './errors.js';
 import type { Gateway } from './gateway.js';
 
-/** Keys live 24 hours (DESIGN.md section 6). */
+/** Keys live 24 hours (docs/run.md). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** What the first request answered, replayed to every repeat. */

@@ -32,7 +32,7 @@ export interface ResolvedOAuthClient {
   managed: boolean;
 }
 
-/** DESIGN.md section 8: the one callback every provider app registers. */
+/** The one callback every provider app registers (docs/connect-flow.md). */
 export function oauthRedirectUri(config: Config): string {
   return `${config.server.public_url}/v1/hosted/connect/callback`;
 }

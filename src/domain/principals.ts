@@ -1,7 +1,7 @@
 import { GatewayError } from './errors.js';
 import type { Caller } from './callers.js';
 
-/** DESIGN.md section 3: `organization` or `user:<id>`, id of 1-128 letters, digits and `._:@+-`. */
+/** A principal: `organization` or `user:<id>`, id of 1-128 letters, digits and `._:@+-`. */
 export const PRINCIPAL_PATTERN = /^(organization|user:[A-Za-z0-9._:@+-]{1,128})$/;
 
 export const ORGANIZATION = 'organization';

@@ -6,7 +6,7 @@ import type { Gateway } from './gateway.js';
 /** The allowlist's bounds: entries per organization and characters per entry. */
 export const REDIRECT_ALLOWLIST_LIMITS = { entries: 100, length: 2000 } as const;
 
-/** Hosts where plain http is accepted (SPEC.md: local development callbacks). */
+/** Hosts where plain http is accepted (local development callbacks). */
 const PLAIN_HTTP_HOSTS = new Set(['localhost', '127.0.0.1']);
 
 export interface RedirectAllowlist {
@@ -14,7 +14,8 @@ export interface RedirectAllowlist {
 }
 
 /**
- * Why an allowlist entry is refused, or null when it is acceptable. SPEC.md's rules, plus no
+ * Why an allowlist entry is refused, or null when it is acceptable. The allowlist rules (https, or http on
+ * localhost and 127.0.0.1; no query, no fragment), plus no
  * credentials and no whitespace (which URL parsing would silently drop).
  */
 export function redirectUriProblem(uri: string): string | null {

@@ -9,7 +9,7 @@ import { PRINCIPAL_PATTERN } from './principals.js';
 import { hashSecret, newSecret } from './secrets.js';
 import { isoTime } from './time.js';
 
-/** SPEC.md section 8: token lifetime in seconds. */
+/** Token lifetime in seconds (the `expires_in` bounds of POST /v1/tokens). */
 export const TOKEN_LIFETIME = { min: 60, max: 86400, default: 3600 } as const;
 
 /** issued_by of tokens issued with `gateway tokens issue`: no API key was involved. */

@@ -3,7 +3,7 @@ import type { ResponseObject, Server } from '@hapi/hapi';
 
 export const CATALOG_VERSION_HEADER = 'svc-catalog-version';
 
-/** DESIGN.md section 4: every response, errors included, names the catalog version it was served with. */
+/** Every response, errors included, names the catalog version it was served with (docs/api.md). */
 export function registerCatalogVersion(server: Server, version: string): void {
   server.ext('onPreResponse', (request, h) => {
     const response = request.response as ResponseObject | Boom;

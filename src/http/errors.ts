@@ -12,7 +12,7 @@ export interface ProblemDetails {
   [extra: string]: unknown;
 }
 
-/** hapi's own errors (routing, payload parsing, auth plumbing) mapped onto SPEC.md's codes. */
+/** hapi's own errors (routing, payload parsing, auth plumbing) mapped onto the API's error codes. */
 function fromBoom(error: Boom): GatewayError {
   const status = error.output.statusCode;
   if (status === 404) return new GatewayError('route_not_found', 'no route matches this method and path');

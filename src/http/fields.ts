@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import { PRINCIPAL_PATTERN } from '../domain/principals.js';
 
-/** SPEC.md: bounded text forbids NUL characters and lone surrogates. */
+/** Bounded text forbids NUL characters and lone surrogates. */
 function wellFormed(value: string, helpers: Joi.CustomHelpers) {
   if (value.includes('\u0000')) return helpers.error('string.nul');
   if (!value.isWellFormed()) return helpers.error('string.surrogate');
@@ -13,7 +13,7 @@ const messages = {
   'string.surrogate': '{{#label}} must not contain a lone surrogate',
 };
 
-/** The one joi vocabulary for SPEC.md's limits; every route builds its schemas from these. */
+/** The one joi vocabulary for the API's limits; every route builds its schemas from these (and /v1/openapi.json shows them). */
 export const fields = {
   text: (max: number, min = 1) => Joi.string().min(min).max(max).custom(wellFormed).messages(messages),
   principal: () =>

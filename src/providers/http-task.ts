@@ -104,7 +104,7 @@ function formEncode(value: unknown): string {
 }
 
 /**
- * Renders a task's request template (DESIGN.md section 4, docs/catalog.md): `{field}` in the path is the
+ * Renders a task's request template (docs/catalog.md): `{field}` in the path is the
  * input field as one percent-encoded segment (`/` included; empty, `.` and `..` refused), in the query
  * the input field URL-encoded; a query entry naming an absent field is left out; POST, PUT and PATCH send
  * the rendered body template, or the input minus the fields the path used, as JSON or as a form.

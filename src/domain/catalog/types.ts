@@ -1,5 +1,5 @@
 /**
- * The catalog's shapes (DESIGN.md section 4). Catalog files (JSON or YAML) are a documented interface:
+ * The catalog's shapes. Catalog files (JSON or YAML) are a documented interface:
  * docs/catalog.md describes them for self-hosters; the loader validates them into these types.
  */
 

@@ -29,7 +29,7 @@ import { presentConnection, presentConnectionDetail, type Connection, type Conne
 import { revokeAtProvider } from './oauth.js';
 import { probeCredential } from './probe.js';
 
-/** POST /v1/connections body (DESIGN.md section 7); `expires_at` of OAuth tokens is an ISO 8601 time. */
+/** POST /v1/connections body (docs/connections.md); `expires_at` of OAuth tokens is an ISO 8601 time. */
 export interface NewConnection {
   provider: string;
   principal?: string;

@@ -21,7 +21,7 @@ import { hashSecret, safeEqual } from '../secrets.js';
 import { CONNECT_LINK_PREFIX, oauthProvider, sessionStatus } from './sessions.js';
 
 /**
- * The end user's side of a connect session (DESIGN.md section 8; docs/connect-flow.md). Loading the
+ * The end user's side of a connect session (docs/connect-flow.md). Loading the
  * link only reads; Continue binds the session to the browser (a cookie whose hash is stored) and starts
  * an authorization attempt (state hash, encrypted PKCE verifier); the callback must come back to the
  * same browser with that state, and a completed consent uses the session up.

@@ -103,7 +103,7 @@ async function namedConnection(ctx: Context, requested: Task): Promise<Connectio
   return connection;
 }
 
-/** Rules 1-5 of DESIGN.md section 6 for one route. */
+/** The credential rules 1-5 of docs/run.md for one route. */
 async function planFor(ctx: Context, requested: Task, route: Route, named: ConnectionRow | undefined): Promise<Plan> {
   const { task, provider } = route;
   if (task.kind === 'utility' || !provider || provider.auth.type === 'none') {

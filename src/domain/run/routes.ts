@@ -31,7 +31,7 @@ async function sortKey(gateway: Gateway, route: Route, sort: NonNullable<RunRequ
 }
 
 /**
- * The routes to try, in order (DESIGN.md section 6, the OpenRouter convention): the requested task, then
+ * The routes to try, in order (docs/run.md, the OpenRouter convention): the requested task, then
  * the other active tasks of its capability that accept the input. Account tasks have only themselves:
  * another provider would be another account. `svc-only` keeps the named providers, `svc-max-cost` drops
  * routes priced above it, `svc-zero-retention: true` keeps zero-retention providers; `svc-sort` orders

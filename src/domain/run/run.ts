@@ -17,7 +17,7 @@ import { planRoutes, type Plan } from './credentials.js';
 import { microsToUsd, type RunRequest } from './request.js';
 import { chooseRoutes, type Route } from './routes.js';
 
-/** Exactly what the receipt carries (DESIGN.md section 6). */
+/** Exactly what the receipt carries (docs/run.md). */
 export interface Receipt {
   call_id: string;
   identity: string;

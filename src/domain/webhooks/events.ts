@@ -14,7 +14,7 @@ export type ConnectionEvent = (typeof connectionEvents)[number];
 
 /**
  * Records a connection event and one pending delivery per registered webhook, inside the caller's
- * transaction, so the change and its notification commit together or not at all (DESIGN.md section 9).
+ * transaction, so the change and its notification commit together or not at all.
  * `connection` is the public Connection record, exactly as the API shows it.
  */
 export async function emitConnectionEvent(

@@ -8,19 +8,19 @@ import { newSigningSecret } from './signing.js';
 import { checkWebhookTarget } from './targets.js';
 import { isoTime } from '../time.js';
 
-/** SPEC.md Webhook. */
+/** The Webhook record. */
 export interface Webhook {
   id: string;
   url: string;
   created_at: string;
 }
 
-/** SPEC.md WebhookCreated: the only time the signing secret is shown. */
+/** The WebhookCreated record: the only time the signing secret is shown. */
 export interface WebhookCreated extends Webhook {
   secret: string;
 }
 
-/** SPEC.md WebhookDelivery. */
+/** The WebhookDelivery record. */
 export interface WebhookDelivery {
   id: string;
   event_id: string;

@@ -26,7 +26,7 @@ export const validate = new Command('validate')
         );
       } catch (error) {
         if (!(error instanceof CatalogError)) throw error;
-        // Every problem, on the one stderr line every failing command prints (DESIGN.md section 12).
+        // Every problem, on the one stderr line every failing command prints.
         if (options.json) print(true, { valid: false, file, problems: error.problems });
         else process.stderr.write(`gateway: ${error.problems.join('; ')}\n`);
         process.exitCode = 1;

@@ -11,7 +11,7 @@ import { callerOf } from '../../auth.js';
 import { fields } from '../../fields.js';
 import { answers, records } from '../../records.js';
 
-/** An allowlist entry: SPEC.md's rules checked by the domain, reported per entry like any joi failure. */
+/** An allowlist entry: the allowlist rules (docs/end-users.md) checked by the domain, reported per entry like any joi failure. */
 const redirectUri = fields.text(REDIRECT_ALLOWLIST_LIMITS.length).custom((value: string, helpers) => {
   const problem = redirectUriProblem(value);
   return problem ? helpers.error('redirect.refused', { problem }) : value;

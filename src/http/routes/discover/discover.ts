@@ -6,7 +6,7 @@ import { callerOf } from '../../auth.js';
 import { fields, headers } from '../../fields.js';
 import { answers, records } from '../../records.js';
 
-/** A job is a sentence or two (docs/discovery.md); SPEC.md leaves the bound open. */
+/** A job is a sentence or two (docs/discovery.md); 500 characters leave room for that. */
 const MAX_JOB_LENGTH = 500;
 
 /** The Discover body's fields; the MCP tool discover_tasks takes the same limits. */

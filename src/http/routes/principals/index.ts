@@ -2,7 +2,7 @@ import type { Plugin } from '@hapi/hapi';
 import type { Gateway } from '../../../domain/gateway.js';
 import { listPrincipalsRoute } from './list.js';
 
-/** The principal directory; organization keys only (DESIGN.md section 3 keeps tokens to their own principal). */
+/** The principal directory; organization keys only (a principal-bound token acts only as its own principal). */
 export const principalRoutes: Plugin<Gateway> = {
   name: 'principals',
   register(server, gateway) {

@@ -12,7 +12,7 @@ import { answers, records } from '../../records.js';
 const providerList = () =>
   fields.text(1000).pattern(/^\s*[a-z0-9-]+(\s*,\s*[a-z0-9-]+)*\s*$/).messages({ 'string.pattern.base': '{{#label}} must be a comma list of provider slugs' });
 
-/** SPEC.md's run headers (the MCP endpoint takes them too). */
+/** The run headers (docs/api.md; the MCP endpoint takes them too). */
 export const runHeaders = headers({
   'svc-principal': fields.principal(),
   'svc-connection': fields.text(100),

@@ -12,7 +12,7 @@ export const createWebhookRoute = (gateway: Gateway): ServerRoute => ({
   options: {
     response: answers({ 200: records.webhookCreated }),
     plugins: { gateway: { role: 'admin' }, rateLimit: { class: 'webhooks' }, openapi: { errors: ['webhook_limit_reached', 'webhook_target_refused'] } },
-    // Any well-formed URL passes here: DESIGN.md section 9 makes a non-HTTPS scheme 422 webhook_target_refused, decided by the domain.
+    // Any well-formed URL passes here: a non-HTTPS scheme is 422 webhook_target_refused (docs/webhooks.md), decided by the domain.
     validate: { payload: Joi.object({ url: fields.text(2000).uri().required() }).required() },
   },
   async handler(request) {
