@@ -7,9 +7,9 @@ import { projectRoot, runGateway, startGateway, type CliResult, type RunningGate
 import { eventually, startReceiver, type Receiver } from '../support/webhook-receiver.js';
 
 /**
- * SPEC.md and DESIGN.md checked from outside, as a black-box tester would: one real `gateway serve`
+ * The API and the CLI checked from outside, as a black-box tester would: one real `gateway serve`
  * per dialect, plain fetch, real fake providers on 127.0.0.1, and the CLI as a user runs it against the
- * same database. Exact member sets wherever SPEC.md lists a record ("no extras").
+ * same database. Exact member sets wherever docs/api.md and /v1/openapi.json fix a record ("no extras").
  */
 
 interface Answer {
@@ -32,7 +32,7 @@ const long = (n: number, c = 'a') => c.repeat(n);
 const receiptMembers = ['call_id', 'identity', 'principal', 'quoted_usd', 'charged_usd', 'latency_ms'];
 const deliveryMembers = ['id', 'event_id', 'event', 'state', 'attempts', 'last_status', 'last_error', 'created_at', 'updated_at'];
 
-/** One problem+json answer with exactly SPEC.md's status and code. */
+/** One problem+json answer with exactly the given status and code. */
 function problem(answer: Answer, status: number, code: string): void {
   expect(answer.status, answer.text).to.equal(status);
   expect(answer.headers.get('content-type')).to.match(/^application\/problem\+json/);
@@ -58,7 +58,7 @@ function oneLineFailure(result: CliResult, pattern?: RegExp): void {
 }
 
 for (const dialect of dialects) {
-  describe(`conformance to SPEC.md and DESIGN.md, black box [${dialect}]`, function () {
+  describe(`conformance of the API and the CLI, black box [${dialect}]`, function () {
     this.timeout(120000);
     let database: TestDatabase;
     let upstream: FakeProvider;
@@ -300,7 +300,7 @@ for (const dialect of dialects) {
         for (const days of ['1', '7', '30']) expect((await api('GET', `/v1/usage?days=${days}`)).status).to.equal(200);
       });
 
-      it('principal syntax (DESIGN.md section 3): organization or user:<1-128 of letters, digits and ._:@+->', async () => {
+      it('principal syntax: organization or user:<1-128 of letters, digits and ._:@+->', async () => {
         for (const principal of ['organization', 'user:a', `user:${long(128)}`, 'user:Ada.L_1:x@y+z-0']) {
           expect((await api('GET', '/v1/tasks', { headers: { 'svc-principal': principal } })).status, principal).to.equal(200);
         }
@@ -336,7 +336,7 @@ for (const dialect of dialects) {
         problem(await api('POST', '/v1/connect/connections-pages', { key: user, body: { principal: 'user:bob' } }), 403, 'principal_forbidden');
       });
 
-      it('a token may call what DESIGN.md section 3 lists, as its own principal', async () => {
+      it('a principal-bound token may call what docs/api.md lists for tokens, as its own principal', async () => {
         const own = { 'svc-principal': 'user:ada' };
         expect((await api('GET', '/v1/me', { key: user })).status).to.equal(200);
         expect((await api('GET', '/v1/tasks', { key: user, headers: own })).status).to.equal(200);
@@ -705,7 +705,7 @@ for (const dialect of dialects) {
         expect(zero.status, zero.text).to.be.oneOf([200, 502]);
       });
 
-      it('run headers are checked against SPEC.md limits', async () => {
+      it('run headers are checked against their documented limits', async () => {
         const run = (headers: Record<string, string>) => api('POST', '/v1/tasks/rt-open.weather.now/run', { body: { city: 'Paris' }, headers });
         for (const headers of <Array<Record<string, string>>>[
           { 'svc-connection': long(101) },
@@ -745,7 +745,7 @@ for (const dialect of dialects) {
         problem(await run('rt-down.weather.now', { city: 'Paris' }, { 'svc-only': 'rt-down' }), 502, 'upstream_error');
       });
 
-      it('identities and charges (DESIGN.md section 6): platform, credential, connection; recovery links on grant_required and scope_required', async () => {
+      it('identities and charges: platform, credential, connection; recovery links on grant_required and scope_required', async () => {
         const run = (id: string, body: unknown, headers: Record<string, string> = {}) => api('POST', `/v1/tasks/${id}/run`, { body, headers });
         const platform = await run('rt-paid.quote.get', { symbol: 'ACME' }, { 'svc-fallback': 'platform' });
         expect(platform.status, platform.text).to.equal(200);
@@ -782,7 +782,7 @@ for (const dialect of dialects) {
       });
     });
 
-    describe('the gateway CLI (DESIGN.md section 12)', function () {
+    describe('the gateway CLI as the README describes it', function () {
       // Each command is a fresh Node process; on a loaded machine a handful of them take a while.
       this.timeout(180000);
       it('orgs create --json prints exactly {id, name}; list, suspend, resume, origins', async () => {
