@@ -29,6 +29,7 @@ export interface paths {
                     content?: never;
                 };
                 400: components["responses"]["InvalidInput"];
+                408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
                 500: components["responses"]["InternalError"];
             };
@@ -79,6 +80,7 @@ export interface paths {
                 400: components["responses"]["InvalidInput"];
                 401: components["responses"]["UnauthenticatedOrInvalidToken"];
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbidden"];
+                408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
                 500: components["responses"]["InternalError"];
             };
@@ -123,6 +125,7 @@ export interface paths {
                 401: components["responses"]["UnauthenticatedOrInvalidToken"];
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
                 404: components["responses"]["CallNotFound"];
+                408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
                 500: components["responses"]["InternalError"];
             };
@@ -167,6 +170,7 @@ export interface paths {
                 401: components["responses"]["UnauthenticatedOrInvalidToken"];
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
                 404: components["responses"]["CaptureNotFound"];
+                408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
                 500: components["responses"]["InternalError"];
             };
@@ -213,6 +217,7 @@ export interface paths {
                 401: components["responses"]["UnauthenticatedOrInvalidToken"];
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbidden"];
                 404: components["responses"]["CapabilityNotFound"];
+                408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
                 500: components["responses"]["InternalError"];
             };
@@ -256,6 +261,7 @@ export interface paths {
                 400: components["responses"]["InvalidInput"];
                 401: components["responses"]["UnauthenticatedOrInvalidToken"];
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
+                408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
                 500: components["responses"]["InternalError"];
             };
@@ -305,6 +311,7 @@ export interface paths {
                 400: components["responses"]["InvalidInput"];
                 401: components["responses"]["UnauthenticatedOrInvalidToken"];
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbidden"];
+                408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
                 500: components["responses"]["InternalError"];
             };
@@ -344,6 +351,7 @@ export interface paths {
                 400: components["responses"]["InvalidInput"];
                 401: components["responses"]["UnauthenticatedOrInvalidToken"];
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
+                408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
                 500: components["responses"]["InternalError"];
             };
@@ -376,6 +384,7 @@ export interface paths {
                 400: components["responses"]["InvalidInput"];
                 401: components["responses"]["UnauthenticatedOrInvalidToken"];
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
+                408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
                 500: components["responses"]["InternalError"];
             };
@@ -420,6 +429,7 @@ export interface paths {
                 400: components["responses"]["InvalidInput"];
                 401: components["responses"]["UnauthenticatedOrInvalidToken"];
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbidden"];
+                408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
                 500: components["responses"]["InternalError"];
             };
@@ -459,6 +469,7 @@ export interface paths {
                 400: components["responses"]["InvalidInput"];
                 401: components["responses"]["UnauthenticatedOrInvalidToken"];
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbidden"];
+                408: components["responses"]["RequestTimeout"];
                 409: components["responses"]["OauthAppRequired"];
                 413: components["responses"]["PayloadTooLarge"];
                 429: components["responses"]["RateLimited"];
@@ -503,6 +514,7 @@ export interface paths {
                 401: components["responses"]["UnauthenticatedOrInvalidToken"];
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
                 404: components["responses"]["ConnectSessionNotFound"];
+                408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
                 500: components["responses"]["InternalError"];
             };
@@ -548,6 +560,7 @@ export interface paths {
                 400: components["responses"]["InvalidInput"];
                 401: components["responses"]["UnauthenticatedOrInvalidToken"];
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbidden"];
+                408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
                 500: components["responses"]["InternalError"];
             };
@@ -592,6 +605,7 @@ export interface paths {
                 400: components["responses"]["InvalidInput"];
                 401: components["responses"]["UnauthenticatedOrInvalidToken"];
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbidden"];
+                408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
                 422: components["responses"]["CredentialRefused"];
                 429: components["responses"]["RateLimited"];
@@ -637,6 +651,7 @@ export interface paths {
                 401: components["responses"]["UnauthenticatedOrInvalidToken"];
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
                 404: components["responses"]["ConnectionNotFound"];
+                408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
                 500: components["responses"]["InternalError"];
             };
@@ -668,6 +683,7 @@ export interface paths {
                 401: components["responses"]["UnauthenticatedOrInvalidToken"];
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
                 404: components["responses"]["ConnectionNotFound"];
+                408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
                 500: components["responses"]["InternalError"];
             };
@@ -707,6 +723,7 @@ export interface paths {
                 401: components["responses"]["UnauthenticatedOrInvalidToken"];
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
                 404: components["responses"]["ConnectionNotFound"];
+                408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
                 500: components["responses"]["InternalError"];
             };
@@ -754,6 +771,7 @@ export interface paths {
                 400: components["responses"]["InvalidInput"];
                 401: components["responses"]["UnauthenticatedOrInvalidToken"];
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbidden"];
+                408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
                 500: components["responses"]["InternalError"];
             };
@@ -797,6 +815,7 @@ export interface paths {
                 400: components["responses"]["InvalidInput"];
                 401: components["responses"]["UnauthenticatedOrInvalidToken"];
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbidden"];
+                408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
                 500: components["responses"]["InternalError"];
             };
@@ -846,6 +865,7 @@ export interface paths {
                 };
                 400: components["responses"]["InvalidInputPage"];
                 404: components["responses"]["ConnectSessionNotFoundPage"];
+                408: components["responses"]["RequestTimeoutPage"];
                 413: components["responses"]["PayloadTooLargePage"];
                 500: components["responses"]["InternalErrorPage"];
             };
@@ -894,6 +914,7 @@ export interface paths {
                 400: components["responses"]["InvalidInputPage"];
                 403: components["responses"]["UntrustedOriginPage"];
                 404: components["responses"]["ConnectSessionNotFoundPage"];
+                408: components["responses"]["RequestTimeoutPage"];
                 413: components["responses"]["PayloadTooLargePage"];
                 500: components["responses"]["InternalErrorPage"];
             };
@@ -934,6 +955,7 @@ export interface paths {
                 };
                 400: components["responses"]["InvalidInputPage"];
                 404: components["responses"]["ConnectSessionNotFoundPage"];
+                408: components["responses"]["RequestTimeoutPage"];
                 413: components["responses"]["PayloadTooLargePage"];
                 500: components["responses"]["InternalErrorPage"];
             };
@@ -966,6 +988,7 @@ export interface paths {
                 400: components["responses"]["InvalidInputPage"];
                 403: components["responses"]["UntrustedOriginPage"];
                 404: components["responses"]["ConnectSessionNotFoundPage"];
+                408: components["responses"]["RequestTimeoutPage"];
                 413: components["responses"]["PayloadTooLargePage"];
                 500: components["responses"]["InternalErrorPage"];
             };
@@ -1009,6 +1032,7 @@ export interface paths {
                 400: components["responses"]["InvalidInputPage"];
                 401: components["responses"]["InvalidTokenPage"];
                 404: components["responses"]["ConnectionNotFoundPage"];
+                408: components["responses"]["RequestTimeoutPage"];
                 413: components["responses"]["PayloadTooLargePage"];
                 500: components["responses"]["InternalErrorPage"];
             };
@@ -1061,6 +1085,7 @@ export interface paths {
                 401: components["responses"]["InvalidTokenPage"];
                 403: components["responses"]["UntrustedOriginPage"];
                 404: components["responses"]["ConnectionNotFoundPage"];
+                408: components["responses"]["RequestTimeoutPage"];
                 413: components["responses"]["PayloadTooLargePage"];
                 500: components["responses"]["InternalErrorPage"];
             };
@@ -1089,6 +1114,7 @@ export interface paths {
             responses: {
                 400: components["responses"]["InvalidInput"];
                 405: components["responses"]["MethodNotAllowed"];
+                408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
                 500: components["responses"]["InternalError"];
             };
@@ -1170,6 +1196,7 @@ export interface paths {
                         "application/json": components["schemas"]["JsonRpcResponse"];
                     };
                 };
+                408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
                 500: components["responses"]["InternalError"];
             };
@@ -1185,6 +1212,7 @@ export interface paths {
             responses: {
                 400: components["responses"]["InvalidInput"];
                 405: components["responses"]["MethodNotAllowed"];
+                408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
                 500: components["responses"]["InternalError"];
             };
@@ -1223,6 +1251,7 @@ export interface paths {
                 400: components["responses"]["InvalidInput"];
                 401: components["responses"]["UnauthenticatedOrInvalidToken"];
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
+                408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
                 500: components["responses"]["InternalError"];
             };
@@ -1264,6 +1293,7 @@ export interface paths {
                     };
                 };
                 400: components["responses"]["InvalidInput"];
+                408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
                 500: components["responses"]["InternalError"];
             };
@@ -1308,6 +1338,7 @@ export interface paths {
                 400: components["responses"]["InvalidInput"];
                 401: components["responses"]["UnauthenticatedOrInvalidToken"];
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
+                408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
                 500: components["responses"]["InternalError"];
             };
@@ -1349,6 +1380,7 @@ export interface paths {
                 400: components["responses"]["InvalidInput"];
                 401: components["responses"]["UnauthenticatedOrInvalidToken"];
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
+                408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
                 500: components["responses"]["InternalError"];
             };
@@ -1393,6 +1425,7 @@ export interface paths {
                 401: components["responses"]["UnauthenticatedOrInvalidToken"];
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
                 404: components["responses"]["ProviderNotFound"];
+                408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
                 500: components["responses"]["InternalError"];
             };
@@ -1437,6 +1470,7 @@ export interface paths {
                 401: components["responses"]["UnauthenticatedOrInvalidToken"];
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
                 404: components["responses"]["ProviderNotFoundOrOauthAppNotFound"];
+                408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
                 500: components["responses"]["InternalError"];
             };
@@ -1474,6 +1508,7 @@ export interface paths {
                 401: components["responses"]["UnauthenticatedOrInvalidToken"];
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
                 404: components["responses"]["ProviderNotFound"];
+                408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
                 500: components["responses"]["InternalError"];
             };
@@ -1502,6 +1537,7 @@ export interface paths {
                 401: components["responses"]["UnauthenticatedOrInvalidToken"];
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
                 404: components["responses"]["ProviderNotFoundOrOauthAppNotFound"];
+                408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
                 500: components["responses"]["InternalError"];
             };
@@ -1548,6 +1584,7 @@ export interface paths {
                 400: components["responses"]["InvalidInput"];
                 401: components["responses"]["UnauthenticatedOrInvalidToken"];
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbidden"];
+                408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
                 500: components["responses"]["InternalError"];
             };
@@ -1594,6 +1631,7 @@ export interface paths {
                 401: components["responses"]["UnauthenticatedOrInvalidToken"];
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbidden"];
                 404: components["responses"]["TaskNotFound"];
+                408: components["responses"]["RequestTimeout"];
                 410: components["responses"]["TaskRetiredOrTaskBroken"];
                 413: components["responses"]["PayloadTooLarge"];
                 500: components["responses"]["InternalError"];
@@ -1668,6 +1706,7 @@ export interface paths {
                 402: components["responses"]["NoCredential"];
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbiddenOrGrantRequiredOrConnectionRequiredOrScopeRequiredOrConnectionForbidden"];
                 404: components["responses"]["TaskNotFoundOrConnectionNotFoundOrMiss"];
+                408: components["responses"]["RequestTimeout"];
                 409: components["responses"]["CatalogVersionMismatchOrConnectionAmbiguousOrIdempotencyInFlight"];
                 410: components["responses"]["TaskRetiredOrTaskBroken"];
                 413: components["responses"]["PayloadTooLarge"];
@@ -1713,6 +1752,7 @@ export interface paths {
                 400: components["responses"]["InvalidInput"];
                 401: components["responses"]["UnauthenticatedOrInvalidToken"];
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
+                408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
                 500: components["responses"]["InternalError"];
             };
@@ -1749,6 +1789,7 @@ export interface paths {
                 400: components["responses"]["InvalidInput"];
                 401: components["responses"]["UnauthenticatedOrInvalidToken"];
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
+                408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
                 429: components["responses"]["RateLimited"];
                 500: components["responses"]["InternalError"];
@@ -1793,6 +1834,7 @@ export interface paths {
                 401: components["responses"]["UnauthenticatedOrInvalidToken"];
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
                 404: components["responses"]["TokenNotFound"];
+                408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
                 500: components["responses"]["InternalError"];
             };
@@ -1834,6 +1876,7 @@ export interface paths {
                 400: components["responses"]["InvalidInput"];
                 401: components["responses"]["UnauthenticatedOrInvalidToken"];
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
+                408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
                 500: components["responses"]["InternalError"];
             };
@@ -1875,6 +1918,7 @@ export interface paths {
                 400: components["responses"]["InvalidInput"];
                 401: components["responses"]["UnauthenticatedOrInvalidToken"];
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
+                408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
                 500: components["responses"]["InternalError"];
             };
@@ -1911,6 +1955,7 @@ export interface paths {
                 400: components["responses"]["InvalidInput"];
                 401: components["responses"]["UnauthenticatedOrInvalidToken"];
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
+                408: components["responses"]["RequestTimeout"];
                 409: components["responses"]["WebhookLimitReached"];
                 413: components["responses"]["PayloadTooLarge"];
                 422: components["responses"]["WebhookTargetRefused"];
@@ -1959,6 +2004,7 @@ export interface paths {
                 401: components["responses"]["UnauthenticatedOrInvalidToken"];
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
                 404: components["responses"]["WebhookNotFound"];
+                408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
                 500: components["responses"]["InternalError"];
             };
@@ -2000,6 +2046,7 @@ export interface paths {
                 401: components["responses"]["UnauthenticatedOrInvalidToken"];
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
                 404: components["responses"]["WebhookNotFound"];
+                408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
                 500: components["responses"]["InternalError"];
             };
@@ -2834,6 +2881,31 @@ export interface components {
                     /** @enum {unknown} */
                     code?: "rate_limited";
                 };
+            };
+        };
+        /** @description codes: request_timeout */
+        RequestTimeout: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 408;
+                    /** @enum {unknown} */
+                    code?: "request_timeout";
+                };
+            };
+        };
+        /** @description codes: request_timeout */
+        RequestTimeoutPage: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "text/html": string;
             };
         };
         /** @description codes: task_not_found */

@@ -1,4 +1,4 @@
-/** Every error code a client can see, with its HTTP status and title (the interface's codes, plus route_not_found and method_not_allowed). */
+/** Every error code a client can see, with its HTTP status and title (the API's codes, docs/api.md). */
 export const errorCodes = {
   invalid_input: [400, 'Invalid input'],
   principal_required: [400, 'Principal required'],

@@ -31,7 +31,8 @@ export const API_VERSION = '0.0.1';
 type JsonSchema = Record<string, unknown>;
 type Operation = Record<string, unknown>;
 
-const EVERY_ROUTE: ErrorCode[] = ['invalid_input', 'payload_too_large', 'internal_error'];
+/** A client that does not finish its request in time gets request_timeout, whatever the route. */
+const EVERY_ROUTE: ErrorCode[] = ['invalid_input', 'request_timeout', 'payload_too_large', 'internal_error'];
 const AUTHENTICATED: ErrorCode[] = ['unauthenticated', 'invalid_token', 'no_active_organization', 'untrusted_origin', 'role_forbidden'];
 
 const ref = (kind: 'schemas' | 'headers', name: string) => ({ $ref: `#/components/${kind}/${name}` });
