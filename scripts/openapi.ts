@@ -1,7 +1,8 @@
 /**
- * Writes the API document (dist/openapi.json) and the client's types generated from it
- * (src/client/schema.ts). `npm run build` runs it before compiling, so the client always matches the
- * routes; the types are committed so a fresh checkout typechecks, and a test fails when they drift.
+ * Writes the client's types generated from the API document (src/client/schema.ts) and, given a path,
+ * the document itself: `npm run build` runs it with dist/openapi.json before compiling, so the client
+ * always matches the routes. The types are committed so a fresh checkout typechecks, and a test fails
+ * when they drift. Without a path nothing is written to dist/, which tests take for a fresh build by its times.
  */
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +16,6 @@ import { createServer } from '../src/http/server.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const CLIENT_TYPES_FILE = path.join(root, 'src', 'client', 'schema.ts');
-const DOCUMENT_FILE = path.join(root, 'dist', 'openapi.json');
 
 /** The document of a server with the default configuration, built in a throwaway data directory. */
 export async function buildDocument(): Promise<Record<string, unknown>> {
@@ -38,12 +38,15 @@ export async function clientTypes(document: Record<string, unknown>): Promise<st
   return COMMENT_HEADER + astToString(await openapiTS(document as never));
 }
 
-async function main(): Promise<void> {
+async function main(documentFile: string | undefined): Promise<void> {
   const document = await buildDocument();
-  mkdirSync(path.dirname(DOCUMENT_FILE), { recursive: true });
-  writeFileSync(DOCUMENT_FILE, `${JSON.stringify(document, null, 2)}\n`);
   writeFileSync(CLIENT_TYPES_FILE, await clientTypes(document));
-  console.log(`wrote ${path.relative(root, DOCUMENT_FILE)} and ${path.relative(root, CLIENT_TYPES_FILE)}`);
+  console.log(`wrote ${path.relative(root, CLIENT_TYPES_FILE)}`);
+  if (documentFile) {
+    mkdirSync(path.dirname(path.resolve(documentFile)), { recursive: true });
+    writeFileSync(documentFile, `${JSON.stringify(document, null, 2)}\n`);
+    console.log(`wrote ${documentFile}`);
+  }
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main(process.argv[2]);
