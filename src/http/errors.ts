@@ -1,5 +1,5 @@
 import type { Boom } from '@hapi/boom';
-import type { Lifecycle, Request, ResponseToolkit, Server } from '@hapi/hapi';
+import type { Lifecycle, Request, ResponseObject, ResponseToolkit, Server } from '@hapi/hapi';
 import type { ValidationError } from 'joi';
 import { GatewayError, invalidInput, type ErrorCode, type InvalidParam } from '../domain/errors.js';
 
@@ -76,10 +76,15 @@ export function registerErrorHandling(server: Server, publicUrl: string, renderH
       request.app.faulted = { name: cause.name };
     }
     if (renderHosted && request.path.startsWith(HOSTED_PREFIX)) return renderHosted(request, h, error);
-    const reply = h.response(problemBody(error, publicUrl)).code(error.status).type('application/problem+json');
-    for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-    return reply;
+    return problemReply(h, error, publicUrl);
   });
+}
+
+/** The problem+json answer of an error, with its headers (Retry-After, RateLimit, ...). */
+export function problemReply(h: ResponseToolkit, error: GatewayError, publicUrl: string): ResponseObject {
+  const reply = h.response(problemBody(error, publicUrl)).code(error.status).type('application/problem+json');
+  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+  return reply;
 }
 
 declare module '@hapi/hapi' {

@@ -2,6 +2,7 @@ import type { Boom } from '@hapi/boom';
 import type { Request, ResponseObject, Server } from '@hapi/hapi';
 import type { RateLimitClass } from '../config/schema.js';
 import type { Gateway } from '../domain/gateway.js';
+import { problemReply, toGatewayError } from './errors.js';
 import { PRINCIPAL_PATTERN } from '../domain/principals.js';
 import { consumeRateLimit, consumeRunLimits, rateLimitHeaders, type RateLimitState } from '../domain/rate-limits.js';
 
@@ -19,6 +20,7 @@ declare module '@hapi/hapi' {
   }
   interface RequestApplicationState {
     rateLimit?: RateLimitState;
+    rateLimitCounted?: boolean;
   }
 }
 
@@ -35,23 +37,36 @@ export function namedRunPrincipal(request: Request): string | undefined {
   return typeof named === 'string' && PRINCIPAL_PATTERN.test(named) ? named : undefined;
 }
 
+async function countRequest(request: Request, gateway: Gateway): Promise<void> {
+  const limited = request.route.settings.plugins?.rateLimit;
+  const caller = request.auth.credentials?.caller;
+  if (!limited || !caller || request.app.rateLimitCounted) return;
+  request.app.rateLimitCounted = true;
+  request.app.rateLimit =
+    limited.class === 'run'
+      ? await consumeRunLimits(gateway, caller, limited.principal(request))
+      : await consumeRateLimit(gateway, limited.class, caller);
+}
+
 /**
  * The one place rate limits apply: right after authentication, before validation, so every request of a
- * limited route counts whatever it answers (a 400, a miss, a grant_required). Every answer of a limited
- * route, success or error, carries the RateLimit-Policy and RateLimit headers; a 429 carries them from its error.
+ * limited route counts whatever it answers (a 400, a miss, a grant_required). A request whose body hapi
+ * could not read (malformed JSON, 413) never reaches that step, so it counts as its answer leaves, and
+ * an over-budget one is answered 429 instead. Every answer of a limited route, success or error, carries
+ * the RateLimit-Policy and RateLimit headers (a 429 carries them from its error). Register after the
+ * error handling, whose problem+json answers this decorates.
  */
 export function registerRateLimits(server: Server, gateway: Gateway): void {
   server.ext('onPostAuth', async (request, h) => {
-    const limited = request.route.settings.plugins?.rateLimit;
-    const caller = request.auth.credentials?.caller;
-    if (!limited || !caller) return h.continue;
-    request.app.rateLimit =
-      limited.class === 'run'
-        ? await consumeRunLimits(gateway, caller, limited.principal(request))
-        : await consumeRateLimit(gateway, limited.class, caller);
+    await countRequest(request, gateway);
     return h.continue;
   });
-  server.ext('onPreResponse', (request, h) => {
+  server.ext('onPreResponse', async (request, h) => {
+    try {
+      await countRequest(request, gateway);
+    } catch (error) {
+      return problemReply(h, toGatewayError(error), gateway.config.server.public_url);
+    }
     const state = request.app.rateLimit;
     if (!state) return h.continue;
     const response = request.response as ResponseObject | Boom;

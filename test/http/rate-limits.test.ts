@@ -74,6 +74,29 @@ eachDialect('rate limits: every run request counts, whatever it answers', (h) =>
   });
 }, { config: fakes.config({ rate_limits: { run: 6 } }) });
 
+eachDialect('rate limits: requests whose body cannot be read count too', (h) => {
+  before(startOfWindow);
+  beforeEach(() => fakes.reset());
+
+  it('counts malformed JSON and oversized bodies, with RateLimit headers on each, then answers 429', async () => {
+    fakes.open.on('GET', '/weather/Oslo', { json: { ok: true } });
+    const raw = (payload: string) =>
+      h().request({ method: 'POST', url: '/v1/tasks/rt-open.weather.now/run', payload, headers: { 'content-type': 'application/json' } });
+    const answers = [
+      await raw('{bad'),
+      await raw(JSON.stringify({ city: 'x'.repeat(2048) })),
+      await run(h(), 'rt-open.weather.now', { city: 'Oslo' }),
+      await raw('{bad'),
+    ];
+    expect(answers.map((res) => res.statusCode)).to.deep.equal([400, 413, 200, 400]);
+    answers.forEach((res) => expectRateLimitHeaders(res, 'run'));
+    expect(answers.map((res) => remaining(res))).to.deep.equal([3, 2, 1, 0]);
+    expectLimited(await raw('{bad'));
+    expectLimited(await run(h(), 'rt-open.weather.now', { city: 'Oslo' }));
+    expect(fakes.open.requests).to.have.length(1);
+  });
+}, { config: fakes.config({ rate_limits: { run: 4 }, limits: { max_body_bytes: 1024 } }) });
+
 eachDialect('rate limits: connect links in run errors', (h) => {
   before(startOfWindow);
   beforeEach(() => fakes.reset());
