@@ -29,12 +29,12 @@ function textProblem(text: string): string | undefined {
 
 /**
  * The first string (a value or a member name) holding NUL or a lone surrogate, or the first member nested
- * deeper than MAX_JSON_DEPTH, in document order; undefined when there is none (`text: false` looks at the
- * nesting only). Nesting is reported at the outermost member holding it, which is the field a caller
+ * deeper than `maxDepth` (MAX_JSON_DEPTH unless given), in document order; undefined when there is none
+ * (`text: false` looks at the nesting only). Nesting is reported at the outermost member holding it, which is the field a caller
  * knows. The walk keeps its own stack and stops at the limit, so a body nested ten thousand levels deep
  * costs no more than one nested sixty-five.
  */
-export function findIllFormedValue(value: unknown, { text = true } = {}): IllFormedValue | undefined {
+export function findIllFormedValue(value: unknown, { text = true, maxDepth = MAX_JSON_DEPTH } = {}): IllFormedValue | undefined {
   const pending: Visit[] = [{ value, depth: 0 }];
   while (pending.length) {
     const visit = pending.pop()!;
@@ -45,7 +45,7 @@ export function findIllFormedValue(value: unknown, { text = true } = {}): IllFor
       continue;
     }
     if (typeof current !== 'object' || current === null) continue;
-    if (visit.depth >= MAX_JSON_DEPTH) return { path: pathTo(visit).slice(0, 1), reason: `is nested deeper than ${MAX_JSON_DEPTH} levels` };
+    if (visit.depth >= maxDepth) return { path: pathTo(visit).slice(0, 1), reason: `is nested deeper than ${maxDepth} levels` };
     const entries: Array<[string | number, unknown]> = Array.isArray(current) ? current.map((item, index) => [index, item]) : Object.entries(current);
     for (const [key] of entries) {
       const nameProblem = text && typeof key === 'string' ? textProblem(key) : undefined;

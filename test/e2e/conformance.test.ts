@@ -26,7 +26,7 @@ interface Call {
   headers?: Record<string, string>;
 }
 
-const RATE_LIMIT_TOKENS = 60;
+const RATE_LIMIT_TOKENS = 150;
 const WEBHOOK_CAP = 3;
 const long = (n: number, c = 'a') => c.repeat(n);
 const receiptMembers = ['call_id', 'identity', 'principal', 'quoted_usd', 'charged_usd', 'latency_ms'];
@@ -468,7 +468,7 @@ for (const dialect of dialects) {
         problem(limited!, 429, 'rate_limited');
         expect(Number(limited!.headers.get('retry-after'))).to.be.within(1, 60);
         expect(limited!.headers.get('ratelimit')).to.be.a('string');
-        expect(limited!.headers.get('ratelimit-policy')).to.match(/q=60/);
+        expect(limited!.headers.get('ratelimit-policy')).to.match(new RegExp(`q=${RATE_LIMIT_TOKENS}`));
       });
     });
 

@@ -164,14 +164,20 @@ for (const dialect of dialects) {
       }
     });
 
-    it('answers 401 problem+json without the token or with a wrong one', async () => {
-      for (const authorization of [undefined, `Bearer ${metricsToken}x`, `Bearer ${ownerKey}`, metricsToken]) {
+    it('answers 401 problem+json without the token (unauthenticated) or with a wrong one (invalid_token)', async () => {
+      const expected: [string | undefined, string][] = [
+        [undefined, 'unauthenticated'],
+        [metricsToken, 'unauthenticated'],
+        [`Bearer ${metricsToken}x`, 'invalid_token'],
+        [`Bearer ${ownerKey}`, 'invalid_token'],
+      ];
+      for (const [authorization, code] of expected) {
         const answer = await scrape(authorization);
         expect(answer.status, String(authorization)).to.equal(401);
         expect(answer.headers.get('content-type')).to.match(/^application\/problem\+json/);
         expect(answer.headers.get('www-authenticate')).to.equal('Bearer');
         const problem = (await answer.json()) as { code: string; detail: string };
-        expect(problem.code).to.equal('unauthenticated');
+        expect(problem.code, String(authorization)).to.equal(code);
         expect(problem.detail).to.not.contain(metricsToken);
       }
     });

@@ -248,6 +248,19 @@ eachDialect(
       expect(fakes.open.requests).to.have.length(0);
     });
 
+    it('holds a task input to the nesting limit REST holds it to, not counting the JSON-RPC request around it', async () => {
+      const nested = (levels: number): unknown => (levels === 0 ? 'leaf' : [nested(levels - 1)]);
+      // The input object is level 1, so a document of 63 arrays is 64 levels: the most a run takes.
+      const input = (levels: number) => ({ document: nested(levels), path: '/0' });
+      const rest = await h().request({ method: 'POST', url: '/v1/tasks/builtin.json.extract/run', payload: input(63) });
+      expect(rest.statusCode, rest.payload).to.equal(200);
+      const within = await callTool(h(), 'run_task', { task_id: 'builtin.json.extract', input: input(63) });
+      expect(within.isError, JSON.stringify(within)).to.equal(undefined);
+      expect(within.structuredContent.output).to.deep.equal(rest.json.output);
+      const over = await rpc(h(), 'tools/call', { name: 'run_task', arguments: { task_id: 'builtin.json.extract', input: input(64) } });
+      expect(problem(over, 400, 'invalid_input').detail).to.match(/nested deeper than/);
+    });
+
     it('answers unknown, retired and broken tasks as isError results with their problems', async () => {
       toolProblem(await callTool(h(), 'describe_task', { task_id: 'nope.task' }), 404, 'task_not_found');
       toolProblem(await callTool(h(), 'describe_task', { task_id: 'rt-open.old.get' }), 410, 'task_retired');

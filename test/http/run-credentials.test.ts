@@ -188,6 +188,18 @@ eachDialect('run: credentials, connections and their errors', (h) => {
       expect(sessionIdOf(body.connect_url)).to.match(/^cs_/);
     });
 
+    it('answers grant_required without a connect_url, saying the organization must set up its OAuth app, when no link can be made', async () => {
+      const managedClient = process.env.RT_OAUTH_CLIENT_ID;
+      delete process.env.RT_OAUTH_CLIENT_ID;
+      try {
+        const body = problem(await run(h(), 'rt-oauth.inbox.list', {}, { 'svc-principal': 'user:ned' }), 403, 'grant_required');
+        expect(body).to.not.have.property('connect_url');
+        expect(body.detail).to.equal('user:ned has not connected Mail Test; no connect link can be made until the organization sets up its OAuth app for Mail Test (PUT /v1/providers/rt-oauth/oauth-app)');
+      } finally {
+        process.env.RT_OAUTH_CLIENT_ID = managedClient;
+      }
+    });
+
     it('runs on the default connection as identity connection:<id>, charged 0, and touches last_used_at', async () => {
       const conn = await mailConnection(h(), 'user:fay', 'fay-1');
       fakes.oauth.on('GET', '/inbox', { json: { messages: [] } });

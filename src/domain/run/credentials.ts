@@ -31,9 +31,18 @@ interface Context {
 }
 
 /** A connect link for the principal when one can be made (an OAuth2 provider with an app); else none. */
-async function connectLink(ctx: Context, provider: Provider, scopes: string[]): Promise<Record<string, string>> {
+/**
+ * A connect link for a run error, and what the detail tells the caller to do: follow it, or, where none
+ * can be made, what must happen first (a detail never points at a member the answer lacks).
+ */
+async function connectLink(ctx: Context, provider: Provider, scopes: string[]): Promise<{ extras: Record<string, string>; next: string }> {
   const url = await runConnectLink(ctx.gateway, ctx.organizationId, ctx.principal, provider, scopes);
-  return url ? { connect_url: url } : {};
+  if (url) return { extras: { connect_url: url }, next: 'open connect_url' };
+  if (provider.auth.type !== 'oauth2') return { extras: {}, next: 'attach the account with POST /v1/connections' };
+  return {
+    extras: {},
+    next: `no connect link can be made until the organization sets up its OAuth app for ${provider.name} (PUT /v1/providers/${provider.slug}/oauth-app)`,
+  };
 }
 
 /** A chosen connection must be usable for the task: not needing re-auth, holding the task's scopes. */
@@ -50,10 +59,11 @@ async function usable(ctx: Context, route: Route, connection: ConnectionRow): Pr
   const held = JSON.parse(connection.scopes) as string[];
   const missing = route.task.scopes.filter((scope) => !held.includes(scope));
   if (missing.length && provider.auth.type === 'oauth2') {
+    const link = await connectLink(ctx, provider, [...held, ...route.task.scopes]);
     throw new GatewayError(
       'scope_required',
-      `connection ${connection.id} lacks the scopes ${missing.join(', ')} that ${route.task.id} needs; add them on the same account`,
-      await connectLink(ctx, provider, [...held, ...route.task.scopes]),
+      `connection ${connection.id} lacks the scopes ${missing.join(', ')} that ${route.task.id} needs; to add them on the same account, ${link.next}`,
+      link.extras,
     );
   }
   return { ...route, identity: `connection:${connection.id}`, connection, customer: true, chargeMicros: 0 };
@@ -94,11 +104,8 @@ async function namedConnection(ctx: Context, requested: Task): Promise<Connectio
   }
   if (connection.status === 'revoked') {
     const provider = ctx.gateway.catalog.providers.get(connection.provider);
-    throw new GatewayError(
-      'grant_required',
-      `connection ${id} was revoked; ${ctx.principal} must connect the account again`,
-      provider ? await connectLink(ctx, provider, requested.scopes) : {},
-    );
+    const link = provider ? await connectLink(ctx, provider, requested.scopes) : { extras: {}, next: 'connect the account again' };
+    throw new GatewayError('grant_required', `connection ${id} was revoked; to connect the account again, ${link.next}`, link.extras);
   }
   return connection;
 }
@@ -117,11 +124,8 @@ async function planFor(ctx: Context, requested: Task, route: Route, named: Conne
     const connection = await pickConnection(ctx, ctx.principal, provider);
     if (connection) return usable(ctx, route, connection);
     if (ctx.request.account !== undefined) throw noSuchAccount(ctx, provider);
-    throw new GatewayError(
-      'grant_required',
-      `${ctx.principal} has not connected ${provider.name}; open connect_url or create a connect session`,
-      await connectLink(ctx, provider, task.scopes),
-    );
+    const link = await connectLink(ctx, provider, task.scopes);
+    throw new GatewayError('grant_required', `${ctx.principal} has not connected ${provider.name}; ${link.next}`, link.extras);
   }
   const owners = ctx.principal === ORGANIZATION ? [ORGANIZATION] : [ctx.principal, ORGANIZATION];
   for (const owner of owners) {

@@ -85,7 +85,8 @@ const mcpPost = (gateway: Gateway, corsRequestHeaders: string[]): ServerRoute =>
     cors: { additionalHeaders: [...corsRequestHeaders, 'mcp-protocol-version'] },
     description: 'MCP over Streamable HTTP (stateless, JSON answers): the tools discover_tasks, describe_task, run_task and pinned tasks',
     response: mcpAnswers,
-    plugins: { gateway: { userTokens: true }, openapi: { body: Joi.alternatives(jsonRpcRequest, Joi.array().items(jsonRpcRequest)).required() } },
+    // A run_task's input sits three levels inside the JSON-RPC request (params.arguments.input).
+    plugins: { gateway: { userTokens: true }, jsonEnvelopeDepth: 3, openapi: { body: Joi.alternatives(jsonRpcRequest, Joi.array().items(jsonRpcRequest)).required() } },
     validate: {
       headers: runHeaders,
       query: Joi.object({ tasks: fields.text(MAX_PINNED_TASKS * 101) }),

@@ -15,11 +15,11 @@ export const metricsRoute = (token: string, registry: Registry): ServerRoute => 
   return {
     method: 'GET',
     path: '/metrics',
-    options: { auth: false, response: answers({ 200: records.metrics }), plugins: { openapi: { security: 'metricsToken', errors: ['unauthenticated'] } } },
+    options: { auth: false, response: answers({ 200: records.metrics }), plugins: { openapi: { security: 'metricsToken', errors: ['unauthenticated', 'invalid_token'] } } },
     async handler(request, h) {
-      if (!safeEqual(hashSecret(bearerToken(request.headers.authorization as string | undefined) ?? ''), tokenHash)) {
-        throw new GatewayError('unauthenticated', 'send Authorization: Bearer <metrics.token>', {}, CHALLENGE);
-      }
+      const presented = bearerToken(request.headers.authorization as string | undefined);
+      if (presented === undefined) throw new GatewayError('unauthenticated', 'send Authorization: Bearer <metrics.token>', {}, CHALLENGE);
+      if (!safeEqual(hashSecret(presented), tokenHash)) throw new GatewayError('invalid_token', 'the bearer token is not this service\'s metrics.token', {}, CHALLENGE);
       return h.response(await registry.metrics()).type(registry.contentType);
     },
   };
