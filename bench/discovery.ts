@@ -1,6 +1,6 @@
 /**
- * Discovery timing and memory on a generated catalog (issue 3, item 8 and issue 10, item 4: p99 <= 10 ms,
- * index build under 2 s and its memory under 200 MB at 10,000 tasks).
+ * Discovery timing and memory on a generated catalog (targets: p99 <= 10 ms, index build under 2 s and
+ * its memory under 200 MB at 10,000 tasks).
  *
  *   node --expose-gc --import tsx bench/discovery.ts [tasks=10000] [rounds=9] [jobs per round=1000]
  *
@@ -95,7 +95,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 /**
  * Times `rank` over `rounds` rounds of `perRound` jobs. On a shared 2-core machine the slowest calls are
- * the process being preempted, so each figure is the median over rounds (issue 3: "quote medians").
+ * the process being preempted, so each figure is the median over rounds.
  */
 export function benchDiscovery(size: number, rounds: number, perRound: number) {
   const file = fileURLToPath(new URL(`../data/bench-discovery-${size}.json`, import.meta.url));

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --rounds 5 --seconds 3 --profile]` (issue 3, item 8).
+ * `npm run bench [-- --rounds 5 --seconds 3 --profile]`.
  *
  * One run measures every path side by side against one loopback upstream, interleaved over rounds,
  * and quotes medians over rounds: (a) the upstream direct, (b) through a bare node:http keep-alive

@@ -112,7 +112,7 @@ for (const dialect of dialects) {
       await context.close();
     });
 
-    // Issue 4's journey continues: the integrator's backend runs an account task as the person who just consented.
+    // The journey continues: the integrator's backend runs an account task as the person who just consented.
     let adaToken: string;
     let adaConnection: string;
     it('runs an account task as that user with a principal-bound token: charged 0, identity naming the connection', async () => {
