@@ -1119,7 +1119,22 @@ export interface paths {
                 500: components["responses"]["InternalError"];
             };
         };
-        put?: never;
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                400: components["responses"]["InvalidInput"];
+                405: components["responses"]["MethodNotAllowed"];
+                408: components["responses"]["RequestTimeout"];
+                413: components["responses"]["PayloadTooLarge"];
+                500: components["responses"]["InternalError"];
+            };
+        };
         /** MCP over Streamable HTTP (stateless, JSON answers): the tools discover_tasks, describe_task, run_task and pinned tasks */
         post: {
             parameters: {
@@ -1219,7 +1234,22 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        patch?: never;
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                400: components["responses"]["InvalidInput"];
+                405: components["responses"]["MethodNotAllowed"];
+                408: components["responses"]["RequestTimeout"];
+                413: components["responses"]["PayloadTooLarge"];
+                500: components["responses"]["InternalError"];
+            };
+        };
         trace?: never;
     };
     "/v1/me": {

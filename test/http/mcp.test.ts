@@ -146,8 +146,8 @@ eachDialect(
       expect(metrics.payload).to.match(/gateway_http_requests_total\{route="\/v1\/mcp",method="POST",status="200"\} [1-9]/);
     });
 
-    it('answers GET and DELETE with 405 problem+json naming POST', async () => {
-      for (const method of ['GET', 'DELETE']) {
+    it('answers GET, DELETE, PUT and PATCH with 405 problem+json naming POST', async () => {
+      for (const method of ['GET', 'DELETE', 'PUT', 'PATCH']) {
         const res = await h().request({ method, url: '/v1/mcp', headers: { accept: 'text/event-stream' } });
         problem(res, 405, 'method_not_allowed');
         expect(res.headers.allow).to.equal('POST');

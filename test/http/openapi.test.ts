@@ -47,7 +47,7 @@ eachDialect('the API document', (get) => {
     expect(json.components.securitySchemes.bearer).to.deep.include({ type: 'http', scheme: 'bearer' });
     for (const route of get().server.table()) {
       const open =
-        ['GET /health', 'GET /v1/openapi.json', 'GET /v1/mcp', 'DELETE /v1/mcp'].includes(`${route.method.toUpperCase()} ${route.path}`) ||
+        ['GET /health', 'GET /v1/openapi.json', 'GET /v1/mcp', 'DELETE /v1/mcp', 'PUT /v1/mcp', 'PATCH /v1/mcp'].includes(`${route.method.toUpperCase()} ${route.path}`) ||
         route.path.startsWith('/v1/hosted/');
       const operation = json.paths[route.path][route.method];
       expect(operation.security, `${route.method} ${route.path}`).to.deep.equal(open ? [] : [{ bearer: [] }]);

@@ -123,8 +123,8 @@ const mcpPost = (gateway: Gateway, corsRequestHeaders: string[]): ServerRoute =>
   },
 });
 
-/** The endpoint keeps no sessions and opens no event streams: GET and DELETE are 405. */
-const notAllowed = (method: 'GET' | 'DELETE'): ServerRoute => ({
+/** The endpoint keeps no sessions and opens no event streams: every method but POST is 405. */
+const notAllowed = (method: 'GET' | 'DELETE' | 'PUT' | 'PATCH'): ServerRoute => ({
   method,
   path: MCP_PATH,
   options: { auth: false, plugins: { openapi: { errors: ['method_not_allowed'] } } },
@@ -138,4 +138,6 @@ export const mcpEndpoint = (gateway: Gateway, corsRequestHeaders: string[]): Ser
   mcpPost(gateway, corsRequestHeaders),
   notAllowed('GET'),
   notAllowed('DELETE'),
+  notAllowed('PUT'),
+  notAllowed('PATCH'),
 ];
