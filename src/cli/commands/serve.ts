@@ -3,8 +3,6 @@ import { Command } from 'commander';
 import { migrate } from '../../db/migrator.js';
 import { bootstrapIfEmpty, type InitialOwnerKey } from '../../domain/bootstrap.js';
 import { openGateway } from '../../domain/gateway.js';
-import { startBackground } from '../../domain/background.js';
-import { createServer, shutdown } from '../../http/server.js';
 import { configFor } from '../context.js';
 import { action, CommandFailure } from '../errors.js';
 
@@ -34,6 +32,8 @@ export const serve = new Command('serve')
       process.once('SIGTERM', () => stopRequested!('SIGTERM'));
       process.once('SIGINT', () => stopRequested!('SIGINT'));
 
+      // The HTTP stack loads only here, so the admin commands start without it.
+      const [{ createServer, shutdown }, { startBackground }] = await Promise.all([import('../../http/server.js'), import('../../domain/background.js')]);
       const gateway = await openGateway(config);
       if (options.migrate) await migrate(gateway.db);
       const ownerKey = await bootstrapIfEmpty(gateway);
