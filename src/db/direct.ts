@@ -4,7 +4,7 @@ import sqlite3 from 'sqlite3';
 /**
  * Statements outside a transaction go straight to the driver with statements prepared once: Sequelize's
  * query path costs 100-170 µs of CPU per statement, the prepared driver statement a fraction of it
- * (TOOLCHAIN.md, BENCHMARKS.md), and every run writes several audit rows.
+ * (docs/foundation.md, BENCHMARKS.md), and every run writes several audit rows.
  */
 export interface DirectDriver {
   all<T>(sql: string, bind: unknown[]): Promise<T[]>;
