@@ -5,7 +5,7 @@ import { CLIENT_TYPES_FILE, clientTypes } from '../../scripts/openapi.js';
 import { createClient } from '../../src/client/index.js';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
-import { projectRoot, startGateway, type RunningGateway } from '../support/process.js';
+import { databaseEnv, initialOwnerKey, projectRoot, startGateway, type RunningGateway } from '../support/process.js';
 
 for (const dialect of dialects) {
   describe(`the typed client against a real gateway serve [${dialect}]`, function () {
@@ -19,12 +19,11 @@ for (const dialect of dialects) {
       database = await createTestDatabase(dialect);
       upstream = await startFakeProvider();
       gateway = await startGateway({
-        GATEWAY_DATA_DIR: database.dataDir,
-        GATEWAY_DATABASE_URL: database.url,
+        ...databaseEnv(database),
         GATEWAY_CATALOG: path.join(projectRoot, 'test', 'fixtures', 'run-catalog.yaml'),
         GATEWAY_PROVIDERS__RT_OPEN__BASE_URL: upstream.url,
       });
-      key = readFileSync(path.join(database.dataDir, 'initial-owner-key'), 'utf8').trim();
+      key = initialOwnerKey(database);
     });
     after(async () => {
       await gateway?.stop();

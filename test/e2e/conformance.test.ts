@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
 import { closedPort, startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
-import { projectRoot, runGateway, startGateway, type CliResult, type RunningGateway } from '../support/process.js';
+import { databaseEnv, initialOwnerKey, projectRoot, runGateway, startGateway, type CliResult, type RunningGateway } from '../support/process.js';
 import { eventually, startReceiver, type Receiver } from '../support/webhook-receiver.js';
 
 /**
@@ -118,8 +118,7 @@ for (const dialect of dialects) {
       );
       const down = `http://127.0.0.1:${await closedPort()}`;
       env = {
-        GATEWAY_DATA_DIR: database.dataDir,
-        GATEWAY_DATABASE_URL: database.url,
+        ...databaseEnv(database),
         GATEWAY_SECRET_KEY: 'conformance-secret-key-of-at-least-32-characters',
         GATEWAY_CATALOG: path.join(projectRoot, 'test', 'fixtures', 'run-catalog.yaml'),
         GATEWAY_PROVIDERS__RT_OPEN__BASE_URL: upstream.url,
@@ -138,7 +137,7 @@ for (const dialect of dialects) {
         GATEWAY_WEBHOOKS__RETRY_BASE_MS: '50',
       };
       gateway = await startGateway(env);
-      owner = readFileSync(path.join(database.dataDir, 'initial-owner-key'), 'utf8').trim();
+      owner = initialOwnerKey(database);
       version = (await fetch(`${gateway.url}/health`)).headers.get('svc-catalog-version')!;
     });
 

@@ -1,14 +1,13 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startRunFakes, type RunFakes } from '../fixtures/run-providers.js';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
 import { closedPort } from '../support/fake-provider.js';
 import { authorizeAtProvider, startOAuthServer, TestBrowser, type OAuthServer } from '../support/oauth-server.js';
-import { runGateway, startGateway, type RunningGateway } from '../support/process.js';
+import { databaseEnv, initialOwnerKey, runGateway, startGateway, type RunningGateway } from '../support/process.js';
 
 const runCatalog = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'run-catalog.yaml');
 
@@ -84,8 +83,7 @@ for (const dialect of dialects) {
       publicUrl = `http://127.0.0.1:${port}`;
       oauth = await startOAuthServer(publicUrl);
       env = {
-        GATEWAY_DATA_DIR: database.dataDir,
-        GATEWAY_DATABASE_URL: database.url,
+        ...databaseEnv(database),
         GATEWAY_PUBLIC_URL: publicUrl,
         GATEWAY_CATALOG: [runCatalog, oauth.catalogFile].join(','),
         GATEWAY_PROVIDERS__RT_OPEN__BASE_URL: fakes.open.url,
@@ -94,7 +92,7 @@ for (const dialect of dialects) {
         GATEWAY_RATE_LIMITS__PER_PRINCIPAL__RUN: String(PER_PRINCIPAL_RUNS),
       };
       gateway = await startGateway(env, ['--port', String(port)]);
-      ownerKey = readFileSync(path.join(database.dataDir, 'initial-owner-key'), 'utf8').trim();
+      ownerKey = initialOwnerKey(database);
       const app = await rest('PUT', '/v1/providers/oidc-test/oauth-app', oauth.clients.basic);
       expect(app.status, JSON.stringify(app.json)).to.equal(200);
     });

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import parsePrometheusTextFormat, { type ParsedFamily } from 'parse-prometheus-text-format';
@@ -7,7 +6,7 @@ import { openDatabase, type Database } from '../../src/db/database.js';
 import { emitConnectionEvent } from '../../src/domain/webhooks/events.js';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
-import { projectRoot, runGateway, startGateway, type RunningGateway } from '../support/process.js';
+import { databaseEnv, initialOwnerKey, projectRoot, runGateway, startGateway, type RunningGateway } from '../support/process.js';
 import { eventually, startReceiver, type Receiver } from '../support/webhook-receiver.js';
 
 const PRINCIPAL = 'user:metrics-alice';
@@ -50,8 +49,7 @@ for (const dialect of dialects) {
       // The first delivery is accepted, every later one refused: one delivered, one waiting for its retry.
       receiver = await startReceiver((n) => ({ status: n === 1 ? 204 : 500 }));
       env = {
-        GATEWAY_DATA_DIR: database.dataDir,
-        GATEWAY_DATABASE_URL: database.url,
+        ...databaseEnv(database),
         GATEWAY_CATALOG: path.join(projectRoot, 'test', 'fixtures', 'run-catalog.yaml'),
         GATEWAY_PROVIDERS__RT_OPEN__BASE_URL: upstream.url,
         GATEWAY_WEBHOOKS__ALLOW_PRIVATE_TARGETS: 'true',
@@ -59,7 +57,7 @@ for (const dialect of dialects) {
         GATEWAY_WEBHOOKS__RETRY_BASE_MS: '600000',
       };
       gateway = await startGateway({ ...env, GATEWAY_METRICS__TOKEN: metricsToken });
-      ownerKey = readFileSync(path.join(database.dataDir, 'initial-owner-key'), 'utf8').trim();
+      ownerKey = initialOwnerKey(database);
       organizationId = (await api('GET', '/v1/me')).json.organization.id;
       db = await openDatabase(database.url);
     });

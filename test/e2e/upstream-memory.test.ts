@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
 import { answerJsonString } from '../support/large-answer.js';
-import { projectRoot, startGateway, type RunningGateway } from '../support/process.js';
+import { databaseEnv, initialOwnerKey, projectRoot, startGateway, type RunningGateway } from '../support/process.js';
 
 const ANSWER_BYTES = 50 * 1024 * 1024;
 const CONCURRENT_RUNS = 10;
@@ -37,12 +37,11 @@ for (const dialect of dialects) {
       database = await createTestDatabase(dialect);
       upstream = await startHugeUpstream();
       gateway = await startGateway({
-        GATEWAY_DATA_DIR: database.dataDir,
-        GATEWAY_DATABASE_URL: database.url,
+        ...databaseEnv(database),
         GATEWAY_CATALOG: path.join(projectRoot, 'test', 'fixtures', 'run-catalog.yaml'),
         GATEWAY_PROVIDERS__RT_OPEN__BASE_URL: upstream.url,
       });
-      key = readFileSync(path.join(database.dataDir, 'initial-owner-key'), 'utf8').trim();
+      key = initialOwnerKey(database);
     });
     after(async () => {
       await gateway?.stop();

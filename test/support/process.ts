@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createTestDatabase, type Dialect, type TestDatabase } from './databases.js';
 import { fileURLToPath } from 'node:url';
@@ -99,6 +99,16 @@ export function startGateway(env: NodeJS.ProcessEnv, extraArgs: string[] = [], o
   });
 }
 
+/** The environment that points a gateway process at a test database. */
+export function databaseEnv(database: TestDatabase): NodeJS.ProcessEnv {
+  return { GATEWAY_DATA_DIR: database.dataDir, GATEWAY_DATABASE_URL: database.url };
+}
+
+/** The owner key the first start on an empty database printed and kept in its data directory. */
+export function initialOwnerKey(database: TestDatabase): string {
+  return readFileSync(path.join(database.dataDir, 'initial-owner-key'), 'utf8').trim();
+}
+
 export interface GatewayDatabase {
   /** The environment that points a gateway process at the suite's database. */
   env(): NodeJS.ProcessEnv;
@@ -113,7 +123,7 @@ export function useGatewayDatabase(dialect: Dialect): GatewayDatabase {
   let env: NodeJS.ProcessEnv = {};
   before(async () => {
     database = await createTestDatabase(dialect);
-    env = { GATEWAY_DATA_DIR: database.dataDir, GATEWAY_DATABASE_URL: database.url };
+    env = databaseEnv(database);
   });
   after(async () => database?.drop());
   return { env: () => env, database: () => database!, gw: (...args) => runGateway(args, env) };
