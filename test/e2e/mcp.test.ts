@@ -318,6 +318,11 @@ for (const dialect of dialects) {
       const plain = await runGateway(['mcp', 'url'], env);
       expect(plain.code).to.equal(0);
       expect(plain.stdout).to.include(`${publicUrl}/v1/mcp`).and.include('"mcpServers"').and.include('Bearer <');
+      expect(plain.stderr).to.equal('');
+      const switchedOff = await runGateway(['mcp', 'url', '--json'], { ...env, GATEWAY_MCP__ENABLED: 'false' });
+      expect(switchedOff.code).to.equal(0);
+      expect(JSON.parse(switchedOff.stdout).url).to.equal(`${publicUrl}/v1/mcp`);
+      expect(switchedOff.stderr).to.match(/^warning: mcp\.enabled is false .*404/);
       const unknown = await runGateway(['mcp', 'url', '--tasks', 'no.such.task'], env);
       expect(unknown.code).to.equal(2);
       expect(unknown.stderr.trim().split('\n')).to.have.length(1);

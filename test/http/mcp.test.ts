@@ -131,7 +131,7 @@ eachDialect(
       problem(await rpc(h(), 'tools/list', {}, { url: '/v1/mcp?other=1' }), 400, 'invalid_input');
     });
 
-    it('logs and counts its answers with their status, though the SDK writes them', async () => {
+    it('logs and counts its answers with their status', async () => {
       const original = h().gateway.log;
       const lines: string[] = [];
       h().gateway.log = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
@@ -218,6 +218,35 @@ eachDialect(
       const unknownTool = await rpc(h(), 'tools/call', { name: 'delete_everything', arguments: {} });
       expect(unknownTool.json.error.code).to.equal(-32602);
       expect(unknownTool.json.error.message).to.include('delete_everything');
+    });
+
+    it('keeps the protocol rules of a POST: batches in order up to 100, initialize alone, known protocol versions, 202 for notifications', async () => {
+      const post = (body: unknown, headers: Record<string, string> = {}) =>
+        h().request({ method: 'POST', url: '/v1/mcp', payload: JSON.stringify(body), headers: { ...MCP_HEADERS, ...headers } });
+      const request = (id: number, method: string, params: unknown = {}) => ({ jsonrpc: '2.0', id, method, params });
+      const initialize = request(1, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'test', version: '1' } });
+
+      const pair = await post([request(7, 'tools/list'), { jsonrpc: '2.0', method: 'notifications/initialized' }, request(3, 'ping')]);
+      expect(pair.statusCode, pair.payload).to.equal(200);
+      expect(pair.json.map((response: { id: number }) => response.id)).to.deep.equal([7, 3]);
+      expect(pair.json[0].result.tools).to.have.length(3);
+      const full = await post(Array.from({ length: 100 }, (_, i) => request(i + 1, 'ping')));
+      expect(full.json).to.have.length(100);
+      const tooMany = await post(Array.from({ length: 101 }, (_, i) => request(i + 1, 'ping')));
+      expect([tooMany.statusCode, tooMany.json.error.code]).to.deep.equal([400, -32600]);
+      const empty = await post([]);
+      expect([empty.statusCode, empty.json.error.code]).to.deep.equal([400, -32600]);
+
+      const initializeAndMore = await post([initialize, request(2, 'ping')]);
+      expect([initializeAndMore.statusCode, initializeAndMore.json.error.code]).to.deep.equal([400, -32600]);
+      const unknownVersion = await post(request(4, 'tools/list'), { 'mcp-protocol-version': '1999-01-01' });
+      expect([unknownVersion.statusCode, unknownVersion.json.error.code]).to.deep.equal([400, -32000]);
+      expect(unknownVersion.json.error.message).to.include('2025-11-25');
+      // An initialize request brings its version in its params; the header is not yet negotiated.
+      expect((await post(initialize, { 'mcp-protocol-version': '1999-01-01' })).statusCode).to.equal(200);
+
+      const notification = await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      expect([notification.statusCode, notification.payload]).to.deep.equal([202, '']);
     });
 
     it('turns bad arguments into isError results with the invalid_input problem naming each argument', async () => {

@@ -59,6 +59,8 @@ export const url = new Command('url')
         const problems = pinnedTaskProblems(loadCatalog(config), tasks);
         if (problems.length) command.error(`error: option '--tasks <ids>': ${problems.join('; ')}`, { exitCode: 2 });
       }
+      // The config is still printed (the endpoint may be switched on before the client connects), with a word that it is off now.
+      if (!config.mcp.enabled) process.stderr.write('warning: mcp.enabled is false in this configuration: the endpoint answers 404 until it is switched on\n');
       const endpoint = mcpUrl(config.server.public_url, tasks);
       const clientBlock = clientConfig(endpoint, options.token ?? options.key ?? PLACEHOLDER);
       print(!!options.json, { url: endpoint, config: clientBlock }, () =>

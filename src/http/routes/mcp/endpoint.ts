@@ -1,15 +1,13 @@
-import type { IncomingMessage } from 'node:http';
 import type { ServerRoute } from '@hapi/hapi';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import Joi from 'joi';
 import type { Catalog, Task } from '../../../domain/catalog/types.js';
 import { GatewayError, invalidInput } from '../../../domain/errors.js';
 import type { Gateway } from '../../../domain/gateway.js';
 import { callerOf } from '../../auth.js';
-import { CATALOG_VERSION_HEADER } from '../../catalog-version.js';
 import { fields } from '../../fields.js';
 import { answers, records } from '../../records.js';
 import { runHeaders } from '../tasks/run.js';
+import { answerMessages, type McpAnswer } from './exchange.js';
 import { MAX_PINNED_TASKS, MCP_PATH, pinnedTaskIds, pinnedTaskProblems } from './pinned.js';
 import { mcpServer } from './server.js';
 import { fixedTools, pinnedTool } from './tools.js';
@@ -51,31 +49,19 @@ function pinnedTasks(catalog: Catalog, list: string | undefined): Task[] {
   return ids.map((id) => catalog.tasks.get(id)!);
 }
 
-/** What the transport asks a client to accept: JSON and event streams both. */
-const TRANSPORT_ACCEPT = 'application/json, text/event-stream';
-
-/** No Accept, `*\/*` (what fetch sends), `application/*` or `application/json`: a client that takes JSON. */
+/** No Accept, or one naming `*\/*` (what fetch sends), `application/*` or `application/json`: a client that takes the JSON this endpoint answers. */
 const TAKES_JSON = /(^|,)\s*(\*\/\*|application\/\*|application\/json)\s*(;|,|$)/i;
 
-/**
- * The request as the SDK's Node adapter reads it (headers, then rawHeaders). The transport refuses (406) a client whose
- * Accept does not name event streams too, as the protocol tells clients to send; this endpoint only ever
- * answers JSON, so any client that takes JSON is served. server.inject's simulated requests carry no rawHeaders.
- */
-function prepareForTransport(req: IncomingMessage): void {
-  req.rawHeaders ??= Object.entries(req.headers).flatMap(([name, value]) => [value ?? ''].flat().flatMap((one) => [name, String(one)]));
-  const accept = req.headers.accept;
-  if (accept !== undefined && (accept.includes('text/event-stream') || !TAKES_JSON.test(accept))) return;
-  req.headers.accept = TRANSPORT_ACCEPT;
-  const at = req.rawHeaders.findIndex((name, i) => i % 2 === 0 && name.toLowerCase() === 'accept');
-  if (at === -1) req.rawHeaders.push('Accept', TRANSPORT_ACCEPT);
-  else req.rawHeaders[at + 1] = TRANSPORT_ACCEPT;
-}
+/** The protocol tells clients to accept JSON and event streams both; this endpoint only answers JSON, so a client that takes JSON is served. */
+const NOT_ACCEPTABLE: McpAnswer = {
+  status: 406,
+  body: { jsonrpc: '2.0', error: { code: -32000, message: 'Not Acceptable: the endpoint answers application/json; Accept must allow it' }, id: null },
+};
 
 /**
  * POST /v1/mcp: MCP over Streamable HTTP, stateless and answered in plain JSON. hapi authenticates and
- * parses (so 401, 413 and malformed JSON leave by the one problem+json path); the SDK's transport then
- * answers the JSON-RPC message on the raw response, and hapi steps aside.
+ * parses (so 401, 413 and malformed JSON leave by the one problem+json path); the SDK's server
+ * answers the JSON-RPC messages (exchange.ts), and hapi sends that answer like any other, with its usual headers.
  */
 const mcpPost = (gateway: Gateway, corsRequestHeaders: string[]): ServerRoute => ({
   method: 'POST',
@@ -104,22 +90,9 @@ const mcpPost = (gateway: Gateway, corsRequestHeaders: string[]): ServerRoute =>
         request.app.faulted = { name: (error as Error)?.name ?? 'Error' };
       },
     });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    const { req, res } = request.raw;
-    prepareForTransport(req);
-    res.once('close', () => void server.close());
-    await server.connect(transport);
-    // What hapi adds to the answers it sends itself. An Origin here is one the organization trusts (auth checked it).
-    res.setHeader(CATALOG_VERSION_HEADER, gateway.catalog.version);
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    const origin = request.headers.origin as string | undefined;
-    if (origin !== undefined) {
-      res.setHeader('Access-Control-Allow-Origin', origin);
-      res.setHeader('Access-Control-Expose-Headers', CATALOG_VERSION_HEADER);
-      res.setHeader('Vary', 'origin');
-    }
-    await transport.handleRequest(req, res, request.payload);
-    return h.abandon;
+    const accept = request.headers.accept as string | undefined;
+    const answer = accept === undefined || TAKES_JSON.test(accept) ? await answerMessages(server, request.payload, request.headers['mcp-protocol-version'] as string | undefined) : NOT_ACCEPTABLE;
+    return answer.body === undefined ? h.response().code(answer.status) : h.response(answer.body as object).code(answer.status);
   },
 });
 
