@@ -28,7 +28,7 @@ describe('discovery engine', () => {
     it('reads an action verb as a noun after a determiner or another noun, and by its own form only', () => {
       expect(roles('post a message')).to.deep.equal({ post: 'action', message: 'object' });
       expect(roles('read the post')).to.deep.equal({ read: 'neutral', post: 'object' });
-      expect(roles('find my blog post')).to.deep.equal({ find: 'neutral', blog: 'object', post: 'object' });
+      expect(roles('find my blog post')).to.deep.equal({ find: 'neutral', my: 'modifier', blog: 'object', post: 'object' });
       expect(roles('general settings')).to.deep.equal({ general: 'object', settings: 'object' });
     });
 
@@ -297,7 +297,7 @@ describe('discovery engine', () => {
       expect(readJob(builtin, 'list open issues on github').terms.map((term) => term.word)).to.deep.equal(['list', 'issues', 'github']);
       expect(first('list open issues on github')?.id).to.equal('github.issues.list');
       expect(readJob(builtin, 'open an issue about the crash').terms[0]).to.include({ word: 'open', role: 'neutral' });
-      expect(jobWords('usd rate on 2019-06-14.').at(-1)).to.deep.equal({ word: '2019-06-14', stem: 'date', literal: false, nameLike: false });
+      expect(jobWords('usd rate on 2019-06-14.').at(-1)).to.deep.equal({ word: '2019-06-14', stem: 'date', literal: false, nameLike: false, given: 'date' });
     });
 
     it('finds a word with a letter left out or one too many, but not a changed letter that makes another word', () => {
@@ -306,6 +306,36 @@ describe('discovery engine', () => {
       const massage = readJob(builtin, 'book a massage').terms.find((term) => term.word === 'massage')!;
       expect(massage.alternatives).to.deep.equal([]);
       expect(readJob(builtin, 'wether').terms[0].alternatives).to.deep.equal([{ term: 'weather', weight: FUZZY_WEIGHT }]);
+    });
+
+    it('prefers the sibling requiring an argument the job gives: a clock time, a date, a topic to search for', () => {
+      expect(jobWords('at 5pm').at(-1)).to.include({ word: '5pm', literal: true, given: 'time' });
+      expect(first('what is 9am New York time in London')?.id).to.equal('builtin.time.convert');
+      expect(first('what time is it in Tokyo')?.id).to.equal('builtin.time.now');
+      expect(first('exchange rate on my birthday in 1999')?.id).to.equal('frankfurter.currency.historical');
+      expect(first('any news about the olympics')?.id).to.equal('newsapi.articles.search');
+      expect(first('top headlines today')?.id).to.equal('newsapi.headlines.top');
+      // The topic counts less than what is asked for: "history" is Rome's, not the task's.
+      expect(readJob(builtin, 'look for books about the history of Rome').terms.find((term) => term.word === 'history')).to.include({ topic: true });
+      expect(first('look for books about the history of Rome')?.id).to.equal('openlibrary.books.search');
+    });
+
+    it('ranks a task reading one record by id after its siblings unless the job names one', () => {
+      expect(first('who are my stripe customers')?.id).to.equal('stripe.customers.list');
+      expect(first('get stripe customer cus_ABC123')?.id).to.equal('stripe.customers.get');
+    });
+
+    it('reads "my" before what the job asks for, not where it looks ("the issues in my repo")', () => {
+      expect(readJob(builtin, 'my github repos sorted by update').terms.map((term) => term.word)).to.include('my');
+      expect(readJob(builtin, 'list the open issues in my repo').terms.map((term) => term.word)).to.not.include('my');
+      expect(first('my github repos sorted by update')?.id).to.equal('github.repos.list');
+      expect(first('list the open issues in my repo')?.id).to.equal('github.issues.list');
+    });
+
+    it('reads a slash between known words as "and", and a path of unknown ones as a literal', () => {
+      expect(readJob(builtin, 'I need lat/lon for Springfield').terms.map((term) => term.word)).to.deep.equal(['lat', 'lon']);
+      expect(readJob(builtin, 'star hapijs/hapi').terms.map((term) => term.word)).to.deep.equal(['star']);
+      expect(first('find where Springfield is, I need lat/lon')?.capability).to.equal('geocode.search');
     });
   });
 });

@@ -1,5 +1,5 @@
 import type { Catalog, Task } from '../catalog/types.js';
-import { readJob, type JobContext } from './job.js';
+import { GIVES_DATE, GIVES_TIME, GIVES_TOPIC, readJob, type JobContext } from './job.js';
 import { ACTION_VERBS, RESULT_VERBS } from './lexicon.js';
 import { stem, words } from './text.js';
 import { buildVocabulary, textTerms, type Vocabulary } from './vocabulary.js';
@@ -21,6 +21,13 @@ const B = 0.75;
  */
 export const MIN_SCORE = 2;
 
+/** A job's topic ("books about the history of Rome") counts this much of its other words: it says what to look for, not which task. */
+const TOPIC_WEIGHT = 0.5;
+/** A task requiring an argument the job gives (a date, a clock time, a topic to search for) scores this much more. */
+const ARGUMENT_FIT = 1.2;
+/** A task reading one record by id scores this much less for a job that names no id. */
+const ID_WANTING = 0.9;
+
 const actionVerbs = new Set(ACTION_VERBS);
 const resultVerbs = new Set(RESULT_VERBS);
 
@@ -40,6 +47,10 @@ export interface DiscoveryIndex extends JobContext {
   vocabulary: Vocabulary;
   /** 1 for tasks that change something: kind action, or account tasks whose capability ends in an action verb. */
   writes: Uint8Array;
+  /** 1 for tasks that need a record's id (a required input `id` or `..._id`): they read one record a job must identify. */
+  needsId: Uint8Array;
+  /** The arguments a task requires that a job may give (GIVES_DATE, GIVES_TIME, GIVES_TOPIC bits), see `takesArguments`. */
+  takes: Uint8Array;
   /** Each term a task performs (see `performedVerbs`) to the tasks performing it. */
   performers: Map<string, Uint32Array>;
   /**
@@ -47,6 +58,23 @@ export interface DiscoveryIndex extends JobContext {
    * serves every request without allocating (and collecting) arrays the size of the catalog each time.
    */
   scratch: { scores: Float64Array; masks: Uint32Array; namedMasks: Uint32Array; termBest: Float64Array; performed: Uint32Array };
+}
+
+/**
+ * The arguments a task requires that a job may give inline: a date (format date or date-time, or a field named
+ * date or ending in _date), a clock time (format date-time, or a field named instant, time or timestamp) and
+ * a topic to search for (a field named query, q, search, topic or keywords).
+ */
+function takesArguments(task: Task): number {
+  const properties = (task.input as { properties?: Record<string, { format?: string }> }).properties ?? {};
+  let bits = 0;
+  for (const field of (task.input as { required?: string[] }).required ?? []) {
+    const format = properties[field]?.format;
+    if (format === 'date' || format === 'date-time' || /(^|_)date$|^(month|day)$/.test(field)) bits |= GIVES_DATE;
+    if (format === 'date-time' || /^(instant|time|timestamp)$/.test(field)) bits |= GIVES_TIME;
+    if (/^(query|q|search|topic|keywords)$/.test(field)) bits |= GIVES_TOPIC;
+  }
+  return bits;
 }
 
 function changesSomething(task: Task): boolean {
@@ -133,6 +161,8 @@ export function buildIndex(catalog: Catalog): DiscoveryIndex {
   const postings = new Map<string, Postings>();
   for (const [term, entry] of building) postings.set(term, { docs: Uint32Array.from(entry.docs), weights: Float64Array.from(entry.weights), named: Uint8Array.from(entry.named) });
   const writes = Uint8Array.from(tasks, (task) => (changesSomething(task) ? 1 : 0));
+  const needsId = Uint8Array.from(tasks, (task) => (((task.input as { required?: string[] }).required ?? []).some((field) => field === 'id' || field.endsWith('_id')) ? 1 : 0));
+  const takes = Uint8Array.from(tasks, takesArguments);
   const performing = new Map<string, number[]>();
   tasks.forEach((task, doc) => {
     for (const verb of performedVerbs(task, writes[doc] === 1)) {
@@ -167,6 +197,8 @@ export function buildIndex(catalog: Catalog): DiscoveryIndex {
     has: (term) => postings.has(term),
     similar,
     writes,
+    needsId,
+    takes,
     performers: new Map([...performing].map(([verb, docs]) => [verb, Uint32Array.from(docs)])),
     scratch: {
       scores: new Float64Array(tasks.length),
@@ -248,7 +280,7 @@ function best(docs: Iterable<number>, count: number, better: Order): number[] {
  * something ("schedule a meeting" before listing the schedule).
  */
 export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking {
-  const { terms, question, sought } = readJob(index, job);
+  const { terms, question, sought, identifies, gives } = readJob(index, job);
   const { scores, masks, namedMasks, termBest, performed } = index.scratch;
   const touched: number[] = [];
   const performing: number[] = [];
@@ -275,12 +307,13 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
       if (term.role === 'object') objectMask |= bit;
       // A document matching several of a term's alternatives counts the best one once.
       termDocs.length = 0;
+      const scale = term.topic ? TOPIC_WEIGHT : 1;
       for (const { term: key, weight } of term.alternatives) {
         const { docs, weights, named } = index.postings.get(key)!;
         for (let i = 0; i < docs.length; i += 1) {
           const doc = docs[i];
           if (named[i]) namedMasks[doc] |= bit;
-          const value = weights[i] * weight;
+          const value = weights[i] * weight * scale;
           if (termBest[doc] === 0) termDocs.push(doc);
           if (value > termBest[doc]) termBest[doc] = value;
         }
@@ -293,6 +326,12 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
       }
     });
 
+    if (!identifies || gives !== 0) {
+      for (const doc of touched) {
+        if (!identifies && index.needsId[doc]) scores[doc] *= ID_WANTING;
+        if (index.takes[doc] & gives) scores[doc] *= ARGUMENT_FIT;
+      }
+    }
     const performs = (doc: number) => performed[doc] | (index.writes[doc] ? 0 : resultMask);
     // An action word a task has in its text but does not perform ("merge" for listing pull requests) is missed.
     const met = (doc: number) => masks[doc] & ~(actionMask & ~performs(doc));

@@ -1,6 +1,6 @@
 import {
   ACTION_VERBS, ASKERS, DETERMINERS, GIVING_VERBS, HOW_TO_FOLLOWERS, IMPLIED_VERBS, MODIFIERS, NEUTRAL_VERBS, PARTICLE_VERBS, POLITE_OPENERS, PREPOSITIONS,
-  QUESTION_AUXILIARIES, QUESTION_WORDS,
+  QUESTION_AUXILIARIES, QUESTION_WORDS, TOPIC_MARKERS,
 } from './lexicon.js';
 import { jobWords, stem, type JobWord } from './text.js';
 import { phraseAt, stopWords, type Vocabulary } from './vocabulary.js';
@@ -25,6 +25,8 @@ export interface JobTerm {
    * reply"): a task that changes something and performs it does the job.
    */
   object?: JobTerm;
+  /** Said after "about" ("books about the history of Rome"): the topic, an argument more than what the job is. */
+  topic?: boolean;
 }
 
 export interface Job {
@@ -33,6 +35,13 @@ export interface Job {
   question: boolean;
   /** The object word right after a read verb ("find a plumber"): what the job asks to see. */
   sought?: JobTerm;
+  /**
+   * Arguments the job gives inline (GIVES_DATE, GIVES_TIME bits), and GIVES_TOPIC when it asks for things
+   * about a topic ("news about the olympics"): a task requiring such an input fits it.
+   */
+  gives: number;
+  /** Carries something that may identify one record: a chunk with digits, a URL, a path, an address, quoted text. */
+  identifies: boolean;
 }
 
 /** What reading a job needs from the index. */
@@ -44,6 +53,22 @@ export interface JobContext {
   names: Set<string>;
   /** Terms of the index one typing slip away from `term` ("forcast" for "forecast"). */
   similar(term: string): string[];
+}
+
+export const GIVES_DATE = 1;
+export const GIVES_TIME = 2;
+export const GIVES_TOPIC = 4;
+
+/** Whether the noun phrase ending at `position` hangs off a preposition ("a ticket in our github repo"), so is not what the job asks for. */
+function inPrepositionalPhrase(all: JobWord[], position: number): boolean {
+  let at = position;
+  while (at >= 0 && (!stopWords.has(all[at].word) || determiners.has(all[at].word))) at -= 1;
+  return at >= 0 && topicEnds.has(all[at].word);
+}
+
+/** A word naming a thing rather than a deed or a function word: "news" in "news about", not "tell me" or "talking". */
+function namesThing(word: JobWord | undefined): boolean {
+  return !!word && !word.literal && !stopWords.has(word.word) && !word.word.endsWith('ing') && !verbIn(actionVerbs, word.word) && !verbIn(neutralVerbs, word.word);
 }
 
 /** A synonym counts a little less than the job's own word, so exact wording wins a tie. */
@@ -68,6 +93,9 @@ const givingVerbs = new Set(GIVING_VERBS);
 /** Words that follow a verb into its object ("adopt a", "unclog the", "sell my"). */
 const leadsObject = new Set([...DETERMINERS, ...ASKERS, 'him', 'them']);
 const prepositions = new Set(PREPOSITIONS);
+/** Prepositions that end a topic ("about the outage from yesterday"); "of" goes on with it ("the history of Rome"). */
+const topicEnds = new Set([...PREPOSITIONS, 'to', 'into', 'through'].filter((word) => word !== 'of'));
+const topicMarkers = new Set(TOPIC_MARKERS);
 
 function alternativesOf(context: JobContext, term: string): JobTerm['alternatives'] {
   return [{ term, weight: 1 }, ...(context.vocabulary.synonyms.get(term) ?? []).map((synonym) => ({ term: synonym, weight: SYNONYM_WEIGHT }))].filter(
@@ -121,7 +149,7 @@ function roleOf(word: string, previous: JobWord | undefined, next: JobWord | und
 /** "open" right before a plural ("open bugs", "open pull requests") describes it: no determiner, an -s soon after. */
 function describesPlural(all: JobWord[], position: number): boolean {
   const following = all.slice(position + 1, position + 3);
-  return following.length > 0 && !stopWords.has(following[0].word) && following.some((word) => word.word.length > 3 && word.word.endsWith('s'));
+  return following.length > 0 && !stopWords.has(following[0].word) && !determiners.has(following[0].word) && following.some((word) => word.word.length > 3 && word.word.endsWith('s'));
 }
 
 /** The particle making a verb and particle one deed ("turn on", "top up"), when the job has one here. */
@@ -141,6 +169,12 @@ function particleAfter(all: JobWord[], position: number, question: boolean): str
  */
 export function readJob(context: JobContext, text: string): Job {
   const all = jobWords(text);
+  // "lat/lon", "eur/usd": a slash between words the catalog knows means "and", not a path such as rails/rails.
+  for (const word of all) {
+    if (word.slashed === undefined) continue;
+    const pair = all.filter((other) => other.slashed === word.slashed);
+    if (pair.every((other) => alternativesOf(context, other.stem).length > 0)) for (const other of pair) other.literal = false;
+  }
   const stems = all.map((word) => word.stem);
   const question = isQuestion(all);
   const terms: JobTerm[] = [];
@@ -156,7 +190,16 @@ export function readJob(context: JobContext, text: string): Job {
   /** The verb whose object may come next: only determiners, pronouns and modifiers stand between them. */
   let verb: JobTerm | undefined;
   let sought: JobTerm | undefined;
+  /** After "about" and before the next preposition but "of": the words name the job's topic. */
+  let inTopic = false;
+  /** Whether the topic follows a thing ("news about", "books about"), not a verb ("tell me about"): the job searches for it. */
+  let topicOfThing = false;
+  let searchesTopic = false;
   const place = (key: string, term: JobTerm) => {
+    if (inTopic) {
+      term.topic = true;
+      if (topicOfThing) searchesTopic = true;
+    }
     add(key, term);
     opening = false;
     if (term.role === 'neutral' || term.role === 'action') verb = term;
@@ -170,6 +213,10 @@ export function readJob(context: JobContext, text: string): Job {
   for (let position = 0; position < all.length; position += 1) {
     const current = all[position];
     if (stopWords.has(current.word) && !leadsObject.has(current.word)) verb = undefined;
+    if (topicMarkers.has(current.word)) {
+      inTopic = true;
+      topicOfThing = namesThing(all[position - 1]) && !inPrepositionalPhrase(all, position - 1);
+    } else if (topicEnds.has(current.word)) inTopic = false;
     const particle = particleAfter(all, position, question);
     if (particle) {
       const key = `${current.stem} ${stem(particle)}`;
@@ -186,6 +233,8 @@ export function readJob(context: JobContext, text: string): Job {
       continue;
     }
     if (current.literal || stopWords.has(current.word) || current.word.length === 1) continue;
+    // "my repos" asks for the asker's own (a task titled "List my GitHub repositories"); "the issues in my repo" only says where.
+    if (current.word === 'my' && inPrepositionalPhrase(all, position)) continue;
     // "open bugs", "open pull requests": describing what is listed, not asking to open (create) one.
     if (current.word === 'open' && describesPlural(all, position)) continue;
     let alternatives = alternativesOf(context, current.stem);
@@ -195,5 +244,8 @@ export function readJob(context: JobContext, text: string): Job {
     if (opening && !question && role === 'object' && alternatives.length === 0 && leadsObject.has(all[position + 1]?.word ?? '')) role = 'action';
     place(current.stem, { word: current.word, role, alternatives });
   }
-  return { terms, question, sought };
+  const given = all.reduce((bits, word) => bits | (word.given === 'date' ? GIVES_DATE : word.given === 'time' ? GIVES_TIME : 0), 0);
+  const gives = given | (searchesTopic ? GIVES_TOPIC : 0);
+  const identifies = all.some((word) => !word.given && (word.literal || (word.nameLike && /\p{N}/u.test(word.word)))) || /["“]/u.test(text);
+  return { terms, question, sought, gives, identifies };
 }

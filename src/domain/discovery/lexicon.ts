@@ -7,7 +7,7 @@
 /** Dropped before ranking: articles, pronouns, auxiliaries, prepositions, conjunctions, politeness. */
 export const STOP_WORDS = [
   'a', 'an', 'the', 'this', 'that', 'these', 'those', 'some', 'any', 'all', 'every', 'each', 'such',
-  'i', 'me', 'my', 'mine', 'myself', 'we', 'us', 'our', 'ours', 'you', 'your', 'yours', 'he', 'him', 'his',
+  'i', 'me', 'mine', 'myself', 'we', 'us', 'our', 'ours', 'you', 'your', 'yours', 'he', 'him', 'his',
   'she', 'her', 'hers', 'it', 'its', 'they', 'them', 'their', 'theirs', 'someone', 'something', 'anything',
   'be', 'am', 'is', 'are', 'was', 'were', 'been', 'being', 'do', 'does', 'did', 'done', 'doing', 'have', 'has',
   'had', 'having', 'will', 'would', 'shall', 'should', 'can', 'could', 'may', 'might', 'must', 'going', 'gonna',
@@ -19,7 +19,7 @@ export const STOP_WORDS = [
   'and', 'or', 'but', 'nor', 'if', 'not', 'no', 'yes', 'there', 'here', 'again', 'via', 'per', 'using', 'use',
   'much', 'many', 'more', 'most', 'other', 'another', 'same', 'own', 'way', 'thing', 'things',
   'don', 'doesn', 'didn', 'isn', 'aren', 'wasn', 'won', 'cannot', 'wouldn', 'shouldn', 'couldn',
-  'know', 'tell', 'say', 'said', 'ask', 'quick', 'quickly', 'really', 'away', 'soon',
+  'know', 'tell', 'say', 'ask', 'quick', 'quickly', 'really', 'away', 'soon',
   'rn', 'asap', 'plz', 'thx', 'outside', 'exactly', 'actually', 'briefly', 'maybe', 'somehow', 'anyway',
   'against', 'vs', 'versus', 'between', 'among', 'within', 'near', 'across', 'during', 'since', 'until', 'while',
   'before', 'after', 'around', 'through', 'throughout', 'toward', 'towards', 'upon', 'onto', 're', 'etc',
@@ -98,6 +98,9 @@ export const DETERMINERS = [
 /** After one of these an action verb is a noun ("sorted by update", "ready for review"); "to" keeps a verb. */
 export const PREPOSITIONS = ['by', 'for', 'of', 'on', 'in', 'at', 'with', 'from', 'about', 'after', 'before', 'since', 'until', 'during', 'via'];
 
+/** Words after which a job names its topic ("books about the history of Rome", "an email regarding the outage"). */
+export const TOPIC_MARKERS = ['about', 'regarding', 'concerning'];
+
 /** A job opening with one of these asks to know something: it is answered by a task that reads. */
 export const QUESTION_WORDS = ['what', 'whats', 'which', 'who', 'whom', 'whose', 'when', 'where', 'why', 'how'];
 
@@ -164,5 +167,5 @@ export const MODIFIERS = [
   'yesterday', 'now', 'right', 'next', 'last', 'first', 'top', 'best', 'week', 'weekend', 'month', 'year',
   'day', 'days', 'morning', 'afternoon', 'evening', 'later', 'lately', 'single', 'one', 'specific',
   'certain', 'given', 'particular', 'public', 'private', 'whole', 'full', 'entire', 'detail', 'details',
-  'info', 'information', 'data',
+  'info', 'information', 'data', 'my',
 ];

@@ -38,6 +38,13 @@ export interface JobWord {
   literal: boolean;
   /** Written with a capital inside a sentence, or part of a chunk with digits: an argument unless it names a task. */
   nameLike: boolean;
+  /** An argument the job gives inline: a calendar date or year, or a clock time ("5pm", "09:00", "noon"). */
+  given?: 'date' | 'time';
+  /**
+   * Of the words of a chunk that is a literal only for its slash ("lat/lon", "eur/usd", "rails/rails"): the
+   * chunk's position, so reading the job can tell a pair of known words from a path.
+   */
+  slashed?: number;
 }
 
 const QUOTED = /"[^"]*"|“[^”]*”/gu;
@@ -45,26 +52,45 @@ const QUOTED = /"[^"]*"|“[^”]*”/gu;
 const YEAR = /^(19|20)\d\d$/;
 const DATE = /^(19|20)\d\d-\d\d-\d\d$/;
 const LITERAL_CHUNK = /@|^#|:\/\/|[\p{L}\p{N}]\/[\p{L}\p{N}]|^[^\p{L}]*$/u;
+const SLASHED_WORDS = /^[^\p{L}\p{N}]*\p{L}+(\/\p{L}+)+[^\p{L}\p{N}]*$/u;
 const SENTENCE_END = /[.!?:;]$/;
+/** Words naming a day of the calendar: a month (not "may", a verb, unless a day number is beside it) or a feast day. */
+const CALENDAR_DAYS = new Set([
+  'january', 'february', 'march', 'april', 'june', 'july', 'august', 'september', 'october', 'november', 'december',
+  'christmas', 'xmas', 'easter', 'halloween', 'thanksgiving',
+]);
+const DAY_NUMBER = /^([1-9]|[12]\d|3[01])(st|nd|rd|th)?$/;
+const CLOCK_TIME = /^(\d{1,2}([:.]\d\d)?(am|pm)|\d{1,2}:\d\d|noon|midnight)$/i;
 
 /** The words of a job sentence, in order. */
 export function jobWords(job: string): JobWord[] {
   const result: JobWord[] = [];
   let sentenceStart = true;
-  for (const chunk of job.normalize('NFKC').replace(QUOTED, ' . ').split(/\s+/u).filter(Boolean)) {
+  const chunks = job.normalize('NFKC').replace(QUOTED, ' . ').split(/\s+/u).filter(Boolean);
+  for (const [position, chunk] of chunks.entries()) {
     const literalChunk = LITERAL_CHUNK.test(chunk);
+    const slashed = SLASHED_WORDS.test(chunk) ? { slashed: position } : {};
     // An identifier such as cus_9 or 9am is a name as a whole, not two words.
     const nameLike = (/^[^\p{L}\p{N}]*\p{Lu}/u.test(chunk) && !sentenceStart) || /\p{N}/u.test(chunk);
     sentenceStart = SENTENCE_END.test(chunk);
     const date = chunk.replace(/[^\p{L}\p{N}]+$/u, '');
     if (DATE.test(date)) {
-      result.push({ word: date, stem: 'date', literal: false, nameLike: false });
+      result.push({ word: date, stem: 'date', literal: false, nameLike: false, given: 'date' });
+      continue;
+    }
+    if (CLOCK_TIME.test(date)) {
+      result.push({ word: date.toLowerCase(), stem: date.toLowerCase(), literal: true, nameLike: false, given: 'time' });
       continue;
     }
     for (const word of words(chunk)) {
-      if (YEAR.test(word)) result.push({ word, stem: 'year', literal: false, nameLike: false });
-      else result.push({ word, stem: stem(word), literal: literalChunk || /^\p{N}+$/u.test(word), nameLike });
+      if (YEAR.test(word)) result.push({ word, stem: 'year', literal: false, nameLike: false, given: 'date' });
+      else result.push({ word, stem: stem(word), literal: literalChunk || /^\p{N}+$/u.test(word), nameLike, ...slashed });
     }
   }
+  // "last christmas", "on 3 March", "since january": the job gives a date.
+  result.forEach((word, at) => {
+    const besideDay = [result[at - 1], result[at + 1]].some((other) => other && DAY_NUMBER.test(other.word));
+    if (CALENDAR_DAYS.has(word.word) || (word.word === 'may' && besideDay)) word.given ??= 'date';
+  });
   return result;
 }
