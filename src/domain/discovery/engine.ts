@@ -288,6 +288,10 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
   let actionMask = 0;
   let resultMask = 0;
   let objectMask = 0;
+  // A job whose every action asks for a worked-out result ("define ubiquitous", "slugify ...") names its input
+  // after the verb: words no task knows there are the input, not something a task must cover.
+  const actions = terms.filter((term) => term.role === 'action');
+  const transformsOnly = actions.length > 0 && actions.every((term) => resultVerbs.has(term.word));
   try {
     terms.forEach((term, position) => {
       const bit = 1 << position;
@@ -304,7 +308,7 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
         for (const { term: verb } of term.alternatives) perform(verb, false);
         for (const { term: verb } of term.object?.alternatives ?? []) perform(verb, true);
       }
-      if (term.role === 'object') objectMask |= bit;
+      if (term.role === 'object' && (term.alternatives.length > 0 || !transformsOnly)) objectMask |= bit;
       // A document matching several of a term's alternatives counts the best one once.
       termDocs.length = 0;
       const scale = term.topic ? TOPIC_WEIGHT : 1;

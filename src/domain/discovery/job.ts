@@ -1,5 +1,5 @@
 import {
-  ACTION_VERBS, ASKERS, DETERMINERS, GIVING_VERBS, HOW_TO_FOLLOWERS, IMPLIED_VERBS, MODIFIERS, NEUTRAL_VERBS, PARTICLE_VERBS, POLITE_OPENERS, PREPOSITIONS,
+  ACTION_VERBS, ASKERS, DETERMINERS, GIVING_VERBS, HOW_TO_FOLLOWERS, IMPLIED_VERBS, MAKING_VERBS, MODIFIERS, NEUTRAL_VERBS, PARTICLE_VERBS, POLITE_OPENERS, PREPOSITIONS,
   QUESTION_AUXILIARIES, QUESTION_WORDS, TOPIC_MARKERS,
 } from './lexicon.js';
 import { jobWords, stem, type JobWord } from './text.js';
@@ -90,6 +90,7 @@ const howToFollowers = new Set(HOW_TO_FOLLOWERS);
 const politeOpeners = new Set(POLITE_OPENERS);
 const askers = new Set(ASKERS);
 const givingVerbs = new Set(GIVING_VERBS);
+const makingVerbs = new Set(MAKING_VERBS);
 /** Words that follow a verb into its object ("adopt a", "unclog the", "sell my"). */
 const leadsObject = new Set([...DETERMINERS, ...ASKERS, 'him', 'them']);
 const prepositions = new Set(PREPOSITIONS);
@@ -205,7 +206,7 @@ export function readJob(context: JobContext, text: string): Job {
     if (term.role === 'neutral' || term.role === 'action') verb = term;
     else if (term.role === 'object' && verb) {
       if (verb.role === 'neutral') sought ??= term;
-      else if (verbIn(actionVerbs, term.word)) verb.object ??= term;
+      else if (verbIn(actionVerbs, term.word) && verbIn(makingVerbs, verb.word)) verb.object ??= term;
       verb = undefined;
     }
   };

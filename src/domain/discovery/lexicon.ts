@@ -35,6 +35,9 @@ export const NEUTRAL_VERBS = [
   'display', 'list', 'search', 'query', 'return', 'grab', 'obtain', 'pull', 'browse', 'inspect',
   'describe', 'explore', 'discover', 'figure', 'learn', 'load', 'open', 'make', 'turn', 'take', 'leave',
   'bring', 'keep', 'dump', 'explain', 'recommend', 'suggest', 'catch', 'track', 'monitor', 'watch', 'compare',
+  // Asking for what a task reads in some form ("print the body of that email", "export my repos", "review my
+  // agenda"): the reading is the task; printing or saving the answer is the caller's.
+  'print', 'export', 'download', 'review',
 ];
 
 /**
@@ -43,7 +46,7 @@ export const NEUTRAL_VERBS = [
  */
 export const ACTION_VERBS = [
   'send', 'post', 'create', 'add', 'write', 'compose', 'draft', 'delete', 'remove', 'erase',
-  'update', 'edit', 'change', 'modify', 'rename', 'set', 'upload', 'download', 'schedule', 'book', 'reserve',
+  'update', 'edit', 'change', 'modify', 'rename', 'set', 'upload', 'schedule', 'book', 'reserve',
   'cancel', 'invite', 'share', 'publish', 'star', 'unstar', 'follow', 'unfollow', 'comment', 'reply',
   'respond', 'close', 'reopen', 'merge', 'assign', 'label', 'archive', 'move', 'copy', 'translate',
   'convert', 'shorten', 'encode', 'decode', 'encrypt', 'decrypt', 'hash', 'generate', 'calculate',
@@ -51,11 +54,11 @@ export const ACTION_VERBS = [
   'sell', 'play', 'pause', 'call', 'notify', 'remind', 'mark', 'reset', 'start', 'stop', 'run', 'deploy',
   'fork', 'clone', 'transcribe', 'summarize', 'summarise', 'resize', 'compress', 'sign', 'approve',
   'reject', 'block', 'unblock', 'mute', 'subscribe', 'unsubscribe', 'join', 'accept', 'decline', 'put',
-  'register', 'install', 'restart', 'sync', 'import', 'export', 'save', 'store', 'record', 'count', 'sort',
+  'register', 'install', 'restart', 'sync', 'import', 'save', 'store', 'record', 'count', 'sort',
   'split', 'round', 'slugify', 'capitalize', 'uppercase', 'lowercase', 'trim', 'escape', 'unescape',
-  'tweet', 'forward', 'attach', 'pin', 'unpin', 'react', 'rate', 'review', 'submit', 'fill',
+  'tweet', 'forward', 'attach', 'pin', 'unpin', 'react', 'rate', 'submit', 'fill',
   'measure', 'shuffle', 'pick', 'roll', 'flip', 'draw', 'wrap', 'minify', 'prettify', 'beautify',
-  'chart', 'plot', 'graph', 'upsert', 'insert', 'refund', 'charge', 'invoice', 'print', 'extract', 'define',
+  'chart', 'plot', 'graph', 'upsert', 'insert', 'refund', 'charge', 'invoice', 'extract', 'define',
   'complete', 'finish', 'tick', 'produce', 'determine', 'estimate', 'derive', 'exchange',
   // Everyday deeds: a job naming one is served only by a task that performs it, so these keep a job
   // about the home, errands or travel from landing on a task that merely shares its other words.
@@ -113,6 +116,13 @@ export const QUESTION_AUXILIARIES = ['is', 'are', 'was', 'were', 'am', 'do', 'do
 /** "how do I ...", "how to ...": a request for the deed, not a question about the world. */
 export const HOW_TO_FOLLOWERS = ['do', 'can', 'could', 'should', 'would', 'to', 'shall', 'may'];
 
+/**
+ * Verbs whose object is the thing they bring about ("post a comment", "add a reply", "write a review"): when
+ * that object names a deed too, the deed is the job. Other verbs take their object as given: "buy the book"
+ * is not booking, "slugify my blog post" not posting.
+ */
+export const MAKING_VERBS = ['post', 'add', 'write', 'send', 'create', 'put', 'submit', 'leave', 'make', 'drop', 'compose', 'draft', 'give'];
+
 /** "tell me", "send us": the asker wants to receive, not to send. */
 export const ASKERS = ['me', 'us'];
 
@@ -167,5 +177,5 @@ export const MODIFIERS = [
   'yesterday', 'now', 'right', 'next', 'last', 'first', 'top', 'best', 'week', 'weekend', 'month', 'year',
   'day', 'days', 'morning', 'afternoon', 'evening', 'later', 'lately', 'single', 'one', 'specific',
   'certain', 'given', 'particular', 'public', 'private', 'whole', 'full', 'entire', 'detail', 'details',
-  'info', 'information', 'data', 'my',
+  'info', 'information', 'data', 'my', 'daily', 'weekly', 'monthly', 'hourly', 'moment',
 ];
