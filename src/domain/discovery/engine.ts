@@ -47,6 +47,8 @@ export interface DiscoveryIndex extends JobContext {
   vocabulary: Vocabulary;
   /** 1 for tasks that change something: kind action, or account tasks whose capability ends in an action verb. */
   writes: Uint8Array;
+  /** The opposite of `writes`: 1 for tasks that change nothing. */
+  reads: Uint8Array;
   /** 1 for tasks that need a record's id (a required input `id` or `..._id`): they read one record a job must identify. */
   needsId: Uint8Array;
   /** The arguments a task requires that a job may give (GIVES_DATE, GIVES_TIME, GIVES_TOPIC bits), see `takesArguments`. */
@@ -197,6 +199,7 @@ export function buildIndex(catalog: Catalog): DiscoveryIndex {
     has: (term) => postings.has(term),
     similar,
     writes,
+    reads: writes.map((write) => 1 - write),
     needsId,
     takes,
     performers: new Map([...performing].map(([verb, docs]) => [verb, Uint32Array.from(docs)])),
@@ -280,7 +283,7 @@ function best(docs: Iterable<number>, count: number, better: Order): number[] {
  * something ("schedule a meeting" before listing the schedule).
  */
 export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking {
-  const { terms, question, sought, identifies, gives } = readJob(index, job);
+  const { terms, question, asksToSee, sought, identifies, gives } = readJob(index, job);
   const { scores, masks, namedMasks, termBest, performed } = index.scratch;
   const touched: number[] = [];
   const performing: number[] = [];
@@ -351,7 +354,7 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
       (actionMask === 0 || (performs(doc) & actionMask) !== 0) &&
       (objectMask === 0 || (namedMasks[doc] & objectMask) !== 0);
     const namesSomething = (actionMask !== 0 || objectMask !== 0) && !(sought && sought.alternatives.length === 0);
-    const commandOrder = rankOrder(index, scores, !question && actionMask !== 0 ? index.writes : undefined);
+    const commandOrder = rankOrder(index, scores, !question && actionMask !== 0 ? index.writes : asksToSee ? index.reads : undefined);
     const candidates = namesSomething ? best(touched.filter(qualifies), limit, commandOrder) : [];
     if (candidates.length > 0) return { candidates: candidates.map(describe), nearMisses: [] };
     const close = touched.filter((doc) => met(doc) !== 0);

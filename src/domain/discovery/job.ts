@@ -1,5 +1,5 @@
 import {
-  ACTION_VERBS, ASKERS, DETERMINERS, GIVING_VERBS, HOW_TO_FOLLOWERS, IMPLIED_VERBS, MAKING_VERBS, MODIFIERS, NEUTRAL_VERBS, PARTICLE_VERBS, POLITE_OPENERS, PREPOSITIONS,
+  ACTION_VERBS, ASKERS, DETERMINERS, GIVING_VERBS, HOW_TO_FOLLOWERS, IMPLIED_VERBS, MAKING_VERBS, MODIFIERS, NEUTRAL_VERBS, PARTICLE_VERBS, POLITE_OPENERS, PREPOSITIONS, SEEING_VERBS,
   QUESTION_AUXILIARIES, QUESTION_WORDS, TOPIC_MARKERS,
 } from './lexicon.js';
 import { jobWords, stem, type JobWord } from './text.js';
@@ -33,6 +33,8 @@ export interface Job {
   terms: JobTerm[];
   /** Opens with a question word or a yes-or-no question's verb: only tasks that read can answer it. */
   question: boolean;
+  /** A command whose verbs only ask to see ("pull up my latest emails", "show rows in my table"): tasks that read come first. */
+  asksToSee: boolean;
   /** The object word right after a read verb ("find a plumber"): what the job asks to see. */
   sought?: JobTerm;
   /**
@@ -91,6 +93,7 @@ const politeOpeners = new Set(POLITE_OPENERS);
 const askers = new Set(ASKERS);
 const givingVerbs = new Set(GIVING_VERBS);
 const makingVerbs = new Set(MAKING_VERBS);
+const seeingVerbs = new Set(SEEING_VERBS);
 /** Words that follow a verb into its object ("adopt a", "unclog the", "sell my"). */
 const leadsObject = new Set([...DETERMINERS, ...ASKERS, 'him', 'them']);
 const prepositions = new Set(PREPOSITIONS);
@@ -248,5 +251,6 @@ export function readJob(context: JobContext, text: string): Job {
   const given = all.reduce((bits, word) => bits | (word.given === 'date' ? GIVES_DATE : word.given === 'time' ? GIVES_TIME : 0), 0);
   const gives = given | (searchesTopic ? GIVES_TOPIC : 0);
   const identifies = all.some((word) => !word.given && (word.literal || (word.nameLike && /\p{N}/u.test(word.word)))) || /["“]/u.test(text);
-  return { terms, question, sought, gives, identifies };
+  const asksToSee = !question && terms.every((term) => term.role !== 'action') && terms.some((term) => term.role === 'neutral' && verbIn(seeingVerbs, term.word));
+  return { terms, question, asksToSee, sought, gives, identifies };
 }

@@ -41,6 +41,16 @@ export const NEUTRAL_VERBS = [
 ];
 
 /**
+ * Read verbs that only ask to see (not the light verbs make, take, leave, give, nor "open", which may open an
+ * issue): a command whose verbs are all of these, with no action word, is served first by tasks that read.
+ */
+export const SEEING_VERBS = [
+  'get', 'fetch', 'show', 'find', 'look', 'lookup', 'check', 'see', 'read', 'retrieve', 'view', 'display', 'list',
+  'search', 'query', 'grab', 'obtain', 'pull', 'browse', 'inspect', 'describe', 'explore', 'discover', 'figure', 'learn',
+  'load', 'dump', 'explain', 'catch', 'track', 'monitor', 'watch', 'compare', 'print', 'export', 'download', 'review',
+];
+
+/**
  * Verbs that change something or transform an input. A job naming one of these is only served by a task
  * that matches at least one of the job's action words (directly or through a synonym).
  */
