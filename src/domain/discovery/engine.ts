@@ -27,6 +27,8 @@ const TOPIC_WEIGHT = 0.5;
 const ARGUMENT_FIT = 1.2;
 /** A task reading one record by id scores this much less for a job that names no id. */
 const ID_WANTING = 0.9;
+/** A task searching for a topic scores this much less for a job that neither gives a topic nor asks to search ("wiki the eiffel tower"). */
+const QUERY_WANTING = 0.9;
 
 const actionVerbs = new Set(ACTION_VERBS);
 const resultVerbs = new Set(RESULT_VERBS);
@@ -283,7 +285,7 @@ function best(docs: Iterable<number>, count: number, better: Order): number[] {
  * something ("schedule a meeting" before listing the schedule).
  */
 export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking {
-  const { terms, question, asksToSee, sought, identifies, gives } = readJob(index, job);
+  const { terms, question, asksToSee, searches, sought, identifies, gives } = readJob(index, job);
   const { scores, masks, namedMasks, termBest, performed } = index.scratch;
   const touched: number[] = [];
   const performing: number[] = [];
@@ -333,6 +335,7 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
       }
     });
 
+    if (!searches && !(gives & GIVES_TOPIC)) for (const doc of touched) if (index.takes[doc] & GIVES_TOPIC) scores[doc] *= QUERY_WANTING;
     if (!identifies || gives !== 0) {
       for (const doc of touched) {
         if (!identifies && index.needsId[doc]) scores[doc] *= ID_WANTING;

@@ -1,5 +1,5 @@
 import {
-  ACTION_VERBS, ASKERS, DETERMINERS, GIVING_VERBS, HOW_TO_FOLLOWERS, IMPLIED_VERBS, MAKING_VERBS, MODIFIERS, NEUTRAL_VERBS, PARTICLE_VERBS, POLITE_OPENERS, PREPOSITIONS, SEEING_VERBS,
+  ACTION_VERBS, ASKERS, DETERMINERS, GIVING_VERBS, HOW_TO_FOLLOWERS, IMPLIED_VERBS, MAKING_VERBS, MODIFIERS, NEUTRAL_VERBS, PARTICLE_VERBS, POLITE_OPENERS, PREPOSITIONS, SEARCH_VERBS, SEEING_VERBS,
   QUESTION_AUXILIARIES, QUESTION_WORDS, TOPIC_MARKERS,
 } from './lexicon.js';
 import { jobWords, stem, type JobWord } from './text.js';
@@ -35,6 +35,8 @@ export interface Job {
   question: boolean;
   /** A command whose verbs only ask to see ("pull up my latest emails", "show rows in my table"): tasks that read come first. */
   asksToSee: boolean;
+  /** Has a verb asking to search ("find", "look for", "search"). */
+  searches: boolean;
   /** The object word right after a read verb ("find a plumber"): what the job asks to see. */
   sought?: JobTerm;
   /**
@@ -94,6 +96,7 @@ const askers = new Set(ASKERS);
 const givingVerbs = new Set(GIVING_VERBS);
 const makingVerbs = new Set(MAKING_VERBS);
 const seeingVerbs = new Set(SEEING_VERBS);
+const searchVerbs = new Set(SEARCH_VERBS);
 /** Words that follow a verb into its object ("adopt a", "unclog the", "sell my"). */
 const leadsObject = new Set([...DETERMINERS, ...ASKERS, 'him', 'them']);
 const prepositions = new Set(PREPOSITIONS);
@@ -252,5 +255,6 @@ export function readJob(context: JobContext, text: string): Job {
   const gives = given | (searchesTopic ? GIVES_TOPIC : 0);
   const identifies = all.some((word) => !word.given && (word.literal || (word.nameLike && /\p{N}/u.test(word.word)))) || /["“]/u.test(text);
   const asksToSee = !question && terms.every((term) => term.role !== 'action') && terms.some((term) => term.role === 'neutral' && verbIn(seeingVerbs, term.word));
-  return { terms, question, asksToSee, sought, gives, identifies };
+  const searches = terms.some((term) => verbIn(searchVerbs, term.word));
+  return { terms, question, asksToSee, searches, sought, gives, identifies };
 }

@@ -50,6 +50,9 @@ export const SEEING_VERBS = [
   'load', 'dump', 'explain', 'catch', 'track', 'monitor', 'watch', 'compare', 'print', 'export', 'download', 'review',
 ];
 
+/** Read verbs asking to search ("find", "look for"): a job without one, nor a topic, asks for a thing rather than a search. */
+export const SEARCH_VERBS = ['search', 'find', 'look', 'lookup', 'query', 'seek', 'hunt', 'browse'];
+
 /**
  * Verbs that change something or transform an input. A job naming one of these is only served by a task
  * that matches at least one of the job's action words (directly or through a synonym).
