@@ -25,7 +25,7 @@ export const MIN_SCORE = 2;
 const TOPIC_WEIGHT = 0.5;
 /** A task requiring an argument the job gives (a date, a clock time, a topic to search for) scores this much more. */
 const ARGUMENT_FIT = 1.2;
-/** A task reading one record by id scores this much less for a job that names no id. */
+/** A task reading one record by id scores this much less for a job that names no id (and ARGUMENT_FIT for one that does). */
 const ID_WANTING = 0.9;
 /** A task searching for a topic scores this much less for a job that neither gives a topic nor asks to search ("wiki the eiffel tower"). */
 const QUERY_WANTING = 0.9;
@@ -335,12 +335,11 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
       }
     });
 
-    if (!searches && !(gives & GIVES_TOPIC)) for (const doc of touched) if (index.takes[doc] & GIVES_TOPIC) scores[doc] *= QUERY_WANTING;
-    if (!identifies || gives !== 0) {
-      for (const doc of touched) {
-        if (!identifies && index.needsId[doc]) scores[doc] *= ID_WANTING;
-        if (index.takes[doc] & gives) scores[doc] *= ARGUMENT_FIT;
-      }
+    const wantsQuery = !searches && !(gives & GIVES_TOPIC);
+    for (const doc of touched) {
+      if (index.needsId[doc]) scores[doc] *= identifies ? ARGUMENT_FIT : ID_WANTING;
+      if (index.takes[doc] & gives) scores[doc] *= ARGUMENT_FIT;
+      if (wantsQuery && index.takes[doc] & GIVES_TOPIC) scores[doc] *= QUERY_WANTING;
     }
     const performs = (doc: number) => performed[doc] | (index.writes[doc] ? 0 : resultMask);
     // An action word a task has in its text but does not perform ("merge" for listing pull requests) is missed.

@@ -253,7 +253,8 @@ export function readJob(context: JobContext, text: string): Job {
   }
   const given = all.reduce((bits, word) => bits | (word.given === 'date' ? GIVES_DATE : word.given === 'time' ? GIVES_TIME : 0), 0);
   const gives = given | (searchesTopic ? GIVES_TOPIC : 0);
-  const identifies = all.some((word) => !word.given && (word.literal || (word.nameLike && /\p{N}/u.test(word.word)))) || /["“]/u.test(text);
+  // A chunk with digits some task knows ("md5", "base64") names a thing, not a record.
+  const identifies = all.some((word) => !word.given && (word.literal || (word.nameLike && /\p{N}/u.test(word.word) && !context.has(word.stem)))) || /["“]/u.test(text);
   const asksToSee = !question && terms.every((term) => term.role !== 'action') && terms.some((term) => term.role === 'neutral' && verbIn(seeingVerbs, term.word));
   const searches = terms.some((term) => verbIn(searchVerbs, term.word));
   return { terms, question, asksToSee, searches, sought, gives, identifies };
