@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString, COMMENT_HEADER } from 'openapi-typescript';
 import { loadConfig } from '../src/config/load.js';
-import { openGateway } from '../src/domain/gateway.js';
+import { openGateway } from '../src/app/gateway.js';
 import { apiDocument } from '../src/http/openapi.js';
 import { createServer } from '../src/http/server.js';
 

@@ -1,10 +1,9 @@
 import { Option, type Command } from 'commander';
 import { loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
-import { migrate } from '../db/migrator.js';
-import { openGateway, type Gateway } from '../domain/gateway.js';
-import { resolveOrganization } from '../domain/organizations.js';
-import type { OrganizationRow } from '../db/models/index.js';
+import { openMigratedGateway } from '../app/gateway.js';
+import type { Gateway } from '../domain/gateway.js';
+import { presentOrganization, resolveOrganization, type Organization } from '../domain/organizations.js';
 
 export interface CommonOptions {
   json?: boolean;
@@ -25,10 +24,9 @@ export function configFor(command: Command, overrides?: Record<string, unknown>)
  * so a fresh install works without a separate migrate step.
  */
 export async function withGateway<T>(command: Command, work: (gateway: Gateway) => Promise<T>): Promise<T> {
-  const gateway = await openGateway(configFor(command), undefined);
+  const gateway = await openMigratedGateway(configFor(command));
   gateway.log.level = 'silent';
   try {
-    await migrate(gateway.db);
     return await work(gateway);
   } finally {
     await gateway.db.close();
@@ -38,7 +36,7 @@ export async function withGateway<T>(command: Command, work: (gateway: Gateway) 
 export async function withOrganization<T>(
   command: Command,
   options: CommonOptions,
-  work: (gateway: Gateway, org: OrganizationRow) => Promise<T>,
+  work: (gateway: Gateway, org: Organization) => Promise<T>,
 ): Promise<T> {
-  return withGateway(command, async (gateway) => work(gateway, await resolveOrganization(gateway.db, options.org)));
+  return withGateway(command, async (gateway) => work(gateway, presentOrganization(await resolveOrganization(gateway.db, options.org))));
 }

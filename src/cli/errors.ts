@@ -1,5 +1,5 @@
 import { ConfigError } from '../config/load.js';
-import { DatabaseUnavailable } from '../db/database.js';
+import { DatabaseUnavailable } from '../app/gateway.js';
 import { CatalogError } from '../domain/catalog/load.js';
 import { GatewayError } from '../domain/errors.js';
 

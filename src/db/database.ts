@@ -10,6 +10,9 @@ pg.types.setTypeParser(20, (value: string) => Number(value));
 
 export type Dialect = 'sqlite' | 'postgres';
 
+/** A write transaction, handed to the statements that must run inside it. */
+export type { Transaction };
+
 export interface Database {
   url: string;
   sequelize: Sequelize;

@@ -1,5 +1,10 @@
 import type { Database } from './database.js';
-import { PAGE_SIZE } from '../domain/paging.js';
+
+/** Which page of a keyset list: the rows past `afterId` (the last row of the page before), at most `size` of them. */
+export interface PageQuery {
+  afterId?: string;
+  size: number;
+}
 
 /** A condition with `?` placeholders and their values, e.g. ['principal = ?', 'user:ada']. */
 export type Condition = [string, ...unknown[]];
@@ -21,8 +26,7 @@ export async function selectPage<T>(
   db: Database,
   table: string,
   conditions: Condition[],
-  afterId?: string,
-  size = PAGE_SIZE,
+  { afterId, size }: PageQuery,
 ): Promise<T[]> {
   const all = afterId === undefined ? conditions : [...conditions, ['id < ?', afterId] as Condition];
   const { sql, bind } = whereClause(all);

@@ -1,6 +1,8 @@
 import { insertApiKey, listApiKeyRows, revokeApiKeyRow } from '../db/repos/api-keys.js';
 import type { Database } from '../db/database.js';
 import type { Role } from '../db/models/index.js';
+
+export type { Role };
 import { invalidInput } from './errors.js';
 import { newId } from './ids.js';
 import { hashSecret, newSecret } from './secrets.js';

@@ -1,7 +1,7 @@
 import { pageGrants } from '../db/repos/grants.js';
 import type { GrantRow } from '../db/repos/connections.js';
 import type { Database } from '../db/database.js';
-import { decodeCursor, toPage } from './paging.js';
+import { pageQuery, toPage } from './paging.js';
 import { isoTime } from './time.js';
 
 export type GrantState = GrantRow['state'];
@@ -41,7 +41,7 @@ export async function listGrants(
   organizationId: string,
   filters: { principal?: string; state?: GrantState; cursor?: string },
 ): Promise<GrantList> {
-  const rows = await pageGrants(db, organizationId, { principal: filters.principal, state: filters.state }, decodeCursor(filters.cursor));
+  const rows = await pageGrants(db, organizationId, { principal: filters.principal, state: filters.state }, pageQuery(filters.cursor));
   const page = toPage(rows, (row) => row.id);
   return { grants: page.items.map(presentGrant), next_cursor: page.next_cursor };
 }

@@ -1,3 +1,4 @@
+import type { PageQuery } from '../db/pages.js';
 import { invalidInput } from './errors.js';
 
 export const PAGE_SIZE = 50;
@@ -19,6 +20,11 @@ export function decodeCursor(cursor: string | undefined): string | undefined {
     throw invalidInput('cursor is not one this service returned', [{ name: 'cursor', reason: 'unknown cursor' }]);
   }
   return decoded.slice(3);
+}
+
+/** The page a list request's cursor asks for, the API's page size. */
+export function pageQuery(cursor: string | undefined): PageQuery {
+  return { afterId: decodeCursor(cursor), size: PAGE_SIZE };
 }
 
 /** Rows fetched with one extra beyond the page size tell whether another page exists. */

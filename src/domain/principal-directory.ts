@@ -1,7 +1,7 @@
-import type { Transaction } from 'sequelize';
+import type { Transaction } from '../db/database.js';
 import type { Database } from '../db/database.js';
 import { pagePrincipals, upsertPrincipalSeen } from '../db/repos/principals.js';
-import { decodeCursor, PAGE_SIZE, toPage } from './paging.js';
+import { pageQuery, toPage } from './paging.js';
 import { isoTime } from './time.js';
 
 /**
@@ -57,7 +57,7 @@ export interface PrincipalList {
  * time-ordered id.
  */
 export async function listPrincipals(db: Database, organizationId: string, filters: { q?: string; cursor?: string }): Promise<PrincipalList> {
-  const rows = await pagePrincipals(db, organizationId, filters.q, decodeCursor(filters.cursor), PAGE_SIZE);
+  const rows = await pagePrincipals(db, organizationId, filters.q, pageQuery(filters.cursor));
   const page = toPage(rows, (row) => row.principal);
   return {
     principals: page.items.map((row) => ({

@@ -3,7 +3,7 @@ import type { Database } from '../db/database.js';
 import { USER_TOKEN_PREFIX } from './callers.js';
 import { GatewayError, invalidInput } from './errors.js';
 import { newId } from './ids.js';
-import { decodeCursor, toPage } from './paging.js';
+import { pageQuery, toPage } from './paging.js';
 import { recordPrincipalUse } from './principal-directory.js';
 import { PRINCIPAL_PATTERN } from './principals.js';
 import { hashSecret, newSecret } from './secrets.js';
@@ -86,7 +86,7 @@ export async function issueUserToken(
 
 /** Live tokens (neither expired nor revoked), newest first, never their secret. */
 export async function listHeldTokens(db: Database, organizationId: string, cursor?: string, now = Date.now()): Promise<HeldUserBoundTokens> {
-  const page = toPage(await pageHeldTokens(db, organizationId, now, decodeCursor(cursor)), (row) => row.id);
+  const page = toPage(await pageHeldTokens(db, organizationId, now, pageQuery(cursor)), (row) => row.id);
   return {
     tokens: page.items.map((row) => ({ id: row.id, principal: row.principal, expires_at: isoTime(row.expires_at), issued_by: row.issued_by })),
     next_cursor: page.next_cursor,

@@ -1,5 +1,5 @@
 import type { Request, ResponseToolkit, Server } from '@hapi/hapi';
-import type { Role } from '../db/models/index.js';
+import type { Role } from '../domain/api-keys.js';
 import { authenticate, hasRole, type Caller } from '../domain/callers.js';
 import { GatewayError } from '../domain/errors.js';
 import type { Gateway } from '../domain/gateway.js';

@@ -1,7 +1,7 @@
 import type { Request, Server } from '@hapi/hapi';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { countWaitingDeliveries } from '../db/repos/webhook-deliveries.js';
 import type { Gateway, GatewayObserver } from '../domain/gateway.js';
+import { waitingDeliveries } from '../domain/webhooks/worker.js';
 import { metricsRoute } from './routes/system/metrics.js';
 
 /** The route label of every request that matched no route: one value, never the path that was asked. */
@@ -68,7 +68,7 @@ export function createMetrics(gateway: Gateway): Metrics {
     help: 'Webhook deliveries waiting for an attempt, read from the database at scrape time',
     registers,
     async collect() {
-      this.set(await countWaitingDeliveries(gateway.db));
+      this.set(await waitingDeliveries(gateway));
     },
   });
 

@@ -1,6 +1,6 @@
-import { pathFieldProblems, templateText } from '../domain/catalog/input.js';
-import type { JsonTemplate, Provider, TaskRequest } from '../domain/catalog/types.js';
-import { GatewayError, invalidInput } from '../domain/errors.js';
+import { InputRefused, RequestOutsideProvider } from './errors.js';
+import type { JsonTemplate, Provider, TaskRequest } from './shapes.js';
+import { pathFieldProblems, templateText } from './templates.js';
 import { withoutHopByHop, type UpstreamRequest } from './upstream.js';
 
 const FIELD = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
@@ -50,7 +50,7 @@ function underBaseUrl(provider: Provider, url: URL): URL {
   const base = new URL(provider.base_url);
   const basePath = base.pathname.replace(/\/+$/, '');
   if (url.origin !== base.origin || !(url.pathname === basePath || url.pathname.startsWith(`${basePath}/`))) {
-    throw new GatewayError('upstream_error', `${provider.slug}: the request path leaves ${provider.base_url}; nothing was sent`);
+    throw new RequestOutsideProvider(`${provider.slug}: the request path leaves ${provider.base_url}; nothing was sent`);
   }
   return url;
 }
@@ -111,7 +111,7 @@ function formEncode(value: unknown): string {
  */
 export function buildTaskRequest(provider: Provider, template: TaskRequest, input: Input, secret: string | undefined, limits: UpstreamLimits): UpstreamRequest {
   const problems = pathFieldProblems(template.path, input);
-  if (problems.length) throw invalidInput(`the request path cannot be built: ${problems.map((p) => `${p.name} ${p.reason}`).join('; ')}`, problems);
+  if (problems.length) throw new InputRefused(`the request path cannot be built: ${problems.map((p) => `${p.name} ${p.reason}`).join('; ')}`, problems);
   const pathFields = new Set<string>();
   const path = template.path.replace(FIELD, (_match, field: string) => {
     pathFields.add(field);

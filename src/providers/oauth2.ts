@@ -1,5 +1,5 @@
 import * as oauth from 'oauth4webapi';
-import type { Provider, ProviderAuth } from '../domain/catalog/types.js';
+import type { Provider, ProviderAuth } from './shapes.js';
 
 /**
  * OAuth2 authorization code with PKCE, refresh and RFC 7009 revocation, through oauth4webapi (the

@@ -8,6 +8,7 @@ import { buildCatalog, builtinCatalogFiles, CatalogError, loadCatalog } from '..
 import { presentProvider, presentTask } from '../../src/domain/catalog/present.js';
 import type { Catalog, Task } from '../../src/domain/catalog/types.js';
 import { GatewayError } from '../../src/domain/errors.js';
+import { InputRefused } from '../../src/providers/errors.js';
 import { builtinHandlers } from '../../src/providers/builtin/index.js';
 import { buildProbeRequest, buildTaskRequest } from '../../src/providers/http-task.js';
 
@@ -118,13 +119,13 @@ describe('built-in catalog', () => {
 
 describe('built-in utility handlers', () => {
   const run = (name: string, input: unknown) => builtinHandlers[name](input) as any;
-  const refused = (name: string, input: unknown): GatewayError => {
+  /** A handler refuses input as the caller's to fix (the run answers it as invalid_input naming the fields). */
+  const refused = (name: string, input: unknown): InputRefused => {
     try {
       run(name, input);
     } catch (error) {
-      expect(error).to.be.instanceOf(GatewayError);
-      expect((error as GatewayError).code).to.equal('invalid_input');
-      return error as GatewayError;
+      expect(error).to.be.instanceOf(InputRefused);
+      return error as InputRefused;
     }
     throw new Error(`${name} accepted ${JSON.stringify(input)}`);
   };
@@ -139,10 +140,10 @@ describe('built-in utility handlers', () => {
   it('reads time zones, and refuses unknown zones and dates with the field named', () => {
     expect(run('time.now', {}).utc_offset).to.equal('+00:00');
     expect(run('time.convert', { instant: '2026-07-01T12:00:00Z', timezone: 'Europe/Paris' }).local).to.equal('2026-07-01T14:00:00+02:00');
-    expect(refused('time.now', { timezone: 'Mars/Olympus' }).extras.invalid_params).to.deep.equal([
+    expect(refused('time.now', { timezone: 'Mars/Olympus' }).problems).to.deep.equal([
       { name: 'timezone', reason: 'must be an IANA time zone such as Europe/Paris' },
     ]);
-    expect((refused('time.convert', { instant: 'yesterday', timezone: 'UTC' }).extras.invalid_params as any)[0].name).to.equal('instant');
+    expect(refused('time.convert', { instant: 'yesterday', timezone: 'UTC' }).problems[0].name).to.equal('instant');
   });
 
   it('hashes, encodes and decodes', () => {
@@ -159,8 +160,8 @@ describe('built-in utility handlers', () => {
     expect(run('units.convert', { value: 0, from: 'K', to: 'C' }).result).to.equal(-273.15);
     expect(run('units.convert', { value: 1, from: 'GiB', to: 'MB' }).result).to.equal(1073.741824);
     expect(run('units.convert', { value: 0.1 + 0.2, from: 'm', to: 'm' }).result).to.equal(0.3);
-    expect(refused('units.convert', { value: 1, from: 'kg', to: 'km' }).extras.invalid_params).to.deep.equal([{ name: 'to', reason: 'must be a mass unit like kg' }]);
-    expect((refused('units.convert', { value: 1, from: 'furlong', to: 'km' }).extras.invalid_params as any)[0].name).to.equal('from');
+    expect(refused('units.convert', { value: 1, from: 'kg', to: 'km' }).problems).to.deep.equal([{ name: 'to', reason: 'must be a mass unit like kg' }]);
+    expect(refused('units.convert', { value: 1, from: 'furlong', to: 'km' }).problems[0].name).to.equal('from');
   });
 
   it('extracts by JSON pointer and dotted path, and says when nothing is there', () => {

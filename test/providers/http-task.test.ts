@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import type { Provider, TaskRequest } from '../../src/domain/catalog/types.js';
-import { GatewayError } from '../../src/domain/errors.js';
+import { InputRefused, RequestOutsideProvider } from '../../src/providers/errors.js';
 import { buildTaskRequest } from '../../src/providers/http-task.js';
+import type { Provider, TaskRequest } from '../../src/providers/shapes.js';
 
 const provider: Provider = {
   slug: 'acme',
@@ -17,11 +17,11 @@ function build(path: string, input: Record<string, unknown>) {
   return buildTaskRequest(provider, template, input, 'key-1', limits);
 }
 
-function refusal(action: () => unknown): GatewayError {
+function refusal(action: () => unknown): Error {
   try {
     action();
   } catch (err) {
-    if (err instanceof GatewayError) return err;
+    if (err instanceof InputRefused || err instanceof RequestOutsideProvider) return err;
     throw err;
   }
   throw new Error('expected the request to be refused');
@@ -33,18 +33,18 @@ describe('request templates: a path field is one segment, and the URL stays unde
     expect(build('/items/{id}', { id: 7 })).to.deep.include({ url: 'https://api.acme.test/v2/items/7', maxResponseBytes: 1024, timeoutMs: 1000 });
   });
 
-  it('refuses an empty, "." or ".." path field as invalid_input naming it', () => {
+  it('refuses an empty, "." or ".." path field as the caller\'s input, naming it', () => {
     for (const id of ['', '.', '..']) {
       const error = refusal(() => build('/items/{id}/parts', { id }));
-      expect(error.code).to.equal('invalid_input');
-      expect((error.extras.invalid_params as Array<{ name: string }>).map((p) => p.name)).to.deep.equal(['id']);
+      expect(error).to.be.instanceOf(InputRefused);
+      expect((error as InputRefused).problems.map((p) => p.name)).to.deep.equal(['id']);
     }
   });
 
   it('never builds a URL outside the base URL, even from a template that climbs out of it', () => {
     for (const path of ['/../admin', '/../v22/items', '/items/../../..']) {
       const error = refusal(() => build(path, {}));
-      expect(error.code, path).to.equal('upstream_error');
+      expect(error, path).to.be.instanceOf(RequestOutsideProvider);
       expect(error.message).to.equal('acme: the request path leaves https://api.acme.test/v2/; nothing was sent');
     }
     expect(build('/items/../parts', {}).url).to.equal('https://api.acme.test/v2/parts');

@@ -1,11 +1,10 @@
 import type { Server, ServerInjectOptions } from '@hapi/hapi';
 import { loadConfig } from '../../src/config/load.js';
-import { migrate } from '../../src/db/migrator.js';
-import { createApiKey } from '../../src/domain/api-keys.js';
+import { openMigratedGateway } from '../../src/app/gateway.js';
+import { createApiKey, type Role } from '../../src/domain/api-keys.js';
 import { bootstrapIfEmpty } from '../../src/domain/bootstrap.js';
-import { openGateway, type Gateway } from '../../src/domain/gateway.js';
+import type { Gateway } from '../../src/domain/gateway.js';
 import { createServer } from '../../src/http/server.js';
-import type { Role } from '../../src/db/models/index.js';
 import { checkAgainstDocument } from './api-document.js';
 import { createTestDatabase, dialects, type Dialect, type TestDatabase } from './databases.js';
 
@@ -50,8 +49,7 @@ export async function createHarness(dialect: Dialect, options: HarnessOptions = 
       ...options.config,
     },
   });
-  const gateway = await openGateway(config);
-  await migrate(gateway.db);
+  const gateway = await openMigratedGateway(config);
   const owner = await bootstrapIfEmpty(gateway);
   const server = await createServer(gateway, { port: 0 });
   await server.initialize();

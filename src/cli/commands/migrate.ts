@@ -1,6 +1,5 @@
 import { Command } from 'commander';
-import { migrate as applyMigrations, migrationStatus } from '../../db/migrator.js';
-import { openGateway } from '../../domain/gateway.js';
+import { migrate as applyMigrations, migrationStatus, openGateway } from '../../app/gateway.js';
 import { configFor } from '../context.js';
 import { action } from '../errors.js';
 import { print } from '../output.js';

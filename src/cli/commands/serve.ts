@@ -1,8 +1,7 @@
 import { createServer as createNetServer } from 'node:net';
 import { Command } from 'commander';
-import { migrate } from '../../db/migrator.js';
-import { bootstrapIfEmpty, type InitialOwnerKey } from '../../domain/bootstrap.js';
-import { openGateway } from '../../domain/gateway.js';
+import type { InitialOwnerKey } from '../../app/owner-key.js';
+import { ListenFailed, serveGateway } from '../../app/serve.js';
 import { configFor } from '../context.js';
 import { action, CommandFailure } from '../errors.js';
 
@@ -32,23 +31,13 @@ export const serve = new Command('serve')
       process.once('SIGTERM', () => stopRequested!('SIGTERM'));
       process.once('SIGINT', () => stopRequested!('SIGINT'));
 
-      // The HTTP stack loads only here, so the admin commands start without it.
-      const [{ createServer, shutdown }, { startBackground }] = await Promise.all([import('../../http/server.js'), import('../../domain/background.js')]);
-      const gateway = await openGateway(config);
-      if (options.migrate) await migrate(gateway.db);
-      const ownerKey = await bootstrapIfEmpty(gateway);
-      if (ownerKey) process.stdout.write(ownerKeyNotice(ownerKey));
-      const http = await createServer(gateway);
-      const background = await startBackground(gateway);
-      await http.start().catch((error: NodeJS.ErrnoException) => {
-        throw listenFailure(error, config.server.host, config.server.port) ?? error;
+      const serving = await serveGateway(config, { migrate: options.migrate }).catch((error: unknown) => {
+        throw (error instanceof ListenFailed && listenFailure(error.code, config.server.host, config.server.port)) || error;
       });
-      process.stdout.write(`gateway listening on ${http.info.uri} (public URL ${config.server.public_url})\n`);
+      if (serving.ownerKey) process.stdout.write(ownerKeyNotice(serving.ownerKey));
+      process.stdout.write(`gateway listening on ${serving.uri} (public URL ${config.server.public_url})\n`);
 
-      const signal = await requested;
-      gateway.log.info({ signal }, 'shutting down');
-      await background.stop();
-      await shutdown(http, gateway);
+      await serving.stop(await requested);
       process.exit(0);
     }),
   );
@@ -73,9 +62,9 @@ function ownerKeyNotice({ key, file, kept }: InitialOwnerKey): string {
 }
 
 /** A port the gateway cannot listen on, said as what to do about it. */
-function listenFailure(error: NodeJS.ErrnoException, host: string, port: number): CommandFailure | null {
-  if (error.code === 'EADDRINUSE') return new CommandFailure(`port ${port} on ${host} is already in use; pick another with --port (or server.port)`);
-  if (error.code === 'EACCES') return new CommandFailure(`not allowed to listen on port ${port} on ${host}; pick one above 1023 with --port (or server.port)`);
-  if (error.code === 'EADDRNOTAVAIL') return new CommandFailure(`${host} is not an address of this machine; bind another with --host (or server.host)`);
+function listenFailure(code: string | undefined, host: string, port: number): CommandFailure | null {
+  if (code === 'EADDRINUSE') return new CommandFailure(`port ${port} on ${host} is already in use; pick another with --port (or server.port)`);
+  if (code === 'EACCES') return new CommandFailure(`not allowed to listen on port ${port} on ${host}; pick one above 1023 with --port (or server.port)`);
+  if (code === 'EADDRNOTAVAIL') return new CommandFailure(`${host} is not an address of this machine; bind another with --host (or server.host)`);
   return null;
 }

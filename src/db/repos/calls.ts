@@ -1,5 +1,5 @@
 import type { Database } from '../database.js';
-import { selectPage, whereClause, type Condition } from '../pages.js';
+import { selectPage, whereClause, type Condition, type PageQuery } from '../pages.js';
 
 export type CallOutcome = 'pending' | 'hit' | 'miss' | 'fault';
 
@@ -95,8 +95,8 @@ function callConditions(organizationId: string, filters: CallFilters): Condition
   return conditions;
 }
 
-export function pageCalls(db: Database, organizationId: string, filters: CallFilters, afterId?: string): Promise<CallRow[]> {
-  return selectPage<CallRow>(db, 'calls', callConditions(organizationId, filters), afterId);
+export function pageCalls(db: Database, organizationId: string, filters: CallFilters, page: PageQuery): Promise<CallRow[]> {
+  return selectPage<CallRow>(db, 'calls', callConditions(organizationId, filters), page);
 }
 
 /** Calls newer than `afterId`, oldest first: what a live tail shows next. */
@@ -118,9 +118,9 @@ export async function findCapture(db: Database, organizationId: string, callId: 
 }
 
 /** Captures page by call id (time-ordered like every id). */
-export async function pageCaptures(db: Database, organizationId: string, afterCallId?: string, size = 50): Promise<CaptureRow[]> {
+export async function pageCaptures(db: Database, organizationId: string, { afterId, size }: PageQuery): Promise<CaptureRow[]> {
   const conditions: Condition[] = [['organization_id = ?', organizationId]];
-  if (afterCallId !== undefined) conditions.push(['call_id < ?', afterCallId]);
+  if (afterId !== undefined) conditions.push(['call_id < ?', afterId]);
   const { sql, bind } = whereClause(conditions);
   return db.select<CaptureRow>(`SELECT * FROM captures${sql} ORDER BY call_id DESC LIMIT ${size + 1}`, bind);
 }

@@ -1,5 +1,5 @@
 import type { Database } from '../database.js';
-import { selectPage, type Condition } from '../pages.js';
+import { selectPage, type Condition, type PageQuery } from '../pages.js';
 
 /** A connect_sessions row; `scopes` is JSON text, `code_verifier` is encrypted, hashes are SHA-256 hex. */
 export interface ConnectSessionRow {
@@ -60,14 +60,14 @@ export function pageConnectSessions(
   organizationId: string,
   filters: { principal?: string; status?: ConnectSessionStatusFilter },
   now: number,
-  afterId?: string,
+  page: PageQuery,
 ): Promise<ConnectSessionRow[]> {
   const conditions: Condition[] = [['organization_id = ?', organizationId]];
   if (filters.principal !== undefined) conditions.push(['principal = ?', filters.principal]);
   if (filters.status === 'completed') conditions.push(["status = 'completed'"]);
   if (filters.status === 'pending') conditions.push(["status = 'pending'"], ['expires_at > ?', now]);
   if (filters.status === 'expired') conditions.push(["status = 'pending'"], ['expires_at <= ?', now]);
-  return selectPage<ConnectSessionRow>(db, 'connect_sessions', conditions, afterId);
+  return selectPage<ConnectSessionRow>(db, 'connect_sessions', conditions, page);
 }
 
 /** Binds a pending, unexpired session to a browser and to a new authorization attempt (state and verifier). */

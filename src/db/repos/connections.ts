@@ -1,6 +1,6 @@
 import type { Transaction } from 'sequelize';
 import type { Database } from '../database.js';
-import { selectPage, type Condition } from '../pages.js';
+import { selectPage, type Condition, type PageQuery } from '../pages.js';
 
 export type ConnectionStatus = 'active' | 'needs_reauth' | 'revoked';
 
@@ -155,12 +155,12 @@ export function pageConnections(
   db: Database,
   organizationId: string,
   filters: { principal?: string; provider?: string },
-  afterId?: string,
+  page: PageQuery,
 ): Promise<ConnectionRow[]> {
   const conditions: Condition[] = [['organization_id = ?', organizationId]];
   if (filters.principal !== undefined) conditions.push(['principal = ?', filters.principal]);
   if (filters.provider !== undefined) conditions.push(['provider = ?', filters.provider]);
-  return selectPage<ConnectionRow>(db, 'connections', conditions, afterId);
+  return selectPage<ConnectionRow>(db, 'connections', conditions, page);
 }
 
 export async function insertGrant(db: Database, row: GrantRow, t: Transaction): Promise<void> {

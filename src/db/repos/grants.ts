@@ -1,5 +1,5 @@
 import type { Database } from '../database.js';
-import { selectPage, type Condition } from '../pages.js';
+import { selectPage, type Condition, type PageQuery } from '../pages.js';
 import type { GrantRow } from './connections.js';
 
 /** Grants are written with their connection (repos/connections.ts); this is the listing side. */
@@ -7,10 +7,10 @@ export async function pageGrants(
   db: Database,
   organizationId: string,
   filters: { principal?: string; state?: GrantRow['state'] },
-  afterId?: string,
+  page: PageQuery,
 ): Promise<GrantRow[]> {
   const conditions: Condition[] = [['organization_id = ?', organizationId]];
   if (filters.principal !== undefined) conditions.push(['principal = ?', filters.principal]);
   if (filters.state !== undefined) conditions.push(['state = ?', filters.state]);
-  return selectPage<GrantRow>(db, 'grants', conditions, afterId);
+  return selectPage<GrantRow>(db, 'grants', conditions, page);
 }

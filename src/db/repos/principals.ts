@@ -1,6 +1,6 @@
 import type { Transaction } from 'sequelize';
 import type { Database } from '../database.js';
-import { whereClause, type Condition } from '../pages.js';
+import { whereClause, type Condition, type PageQuery } from '../pages.js';
 
 /**
  * One statement on both dialects: inserts the principal on first use, else moves last_seen_at forward
@@ -44,8 +44,7 @@ export async function pagePrincipals(
   db: Database,
   organizationId: string,
   q: string | undefined,
-  afterPrincipal: string | undefined,
-  size: number,
+  { afterId: afterPrincipal, size }: PageQuery,
 ): Promise<PrincipalUseRow[]> {
   const conditions: Condition[] = [['p.organization_id = ?', organizationId]];
   if (afterPrincipal !== undefined) conditions.push(['p.principal > ?', afterPrincipal]);

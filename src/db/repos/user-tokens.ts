@@ -1,19 +1,19 @@
 import type { Transaction } from 'sequelize';
 import type { Database } from '../database.js';
 import type { OrganizationRow, UserTokenRow } from '../models/index.js';
-import { selectPage } from '../pages.js';
+import { selectPage, type PageQuery } from '../pages.js';
 
 export async function insertUserToken(db: Database, row: Omit<UserTokenRow, 'revoked_at'>, transaction?: Transaction): Promise<void> {
   await db.models.UserToken.create(row, { transaction });
 }
 
 /** Tokens still usable (neither revoked nor expired), newest first. */
-export async function pageHeldTokens(db: Database, organizationId: string, now: number, afterId?: string): Promise<UserTokenRow[]> {
+export async function pageHeldTokens(db: Database, organizationId: string, now: number, page: PageQuery): Promise<UserTokenRow[]> {
   return selectPage<UserTokenRow>(
     db,
     'user_tokens',
     [['organization_id = ?', organizationId], ['revoked_at IS NULL'], ['expires_at > ?', now]],
-    afterId,
+    page,
   );
 }
 

@@ -1,7 +1,7 @@
 import { findCall, findCapture, pageCalls, pageCaptures, selectCallsAfter, type CallFilters } from '../../db/repos/calls.js';
 import { GatewayError } from '../errors.js';
 import type { Gateway } from '../gateway.js';
-import { decodeCursor, toPage } from '../paging.js';
+import { pageQuery, toPage } from '../paging.js';
 import { presentCall, presentCapture, type Call, type Capture } from './present.js';
 
 export type { CallFilters } from '../../db/repos/calls.js';
@@ -13,7 +13,7 @@ export async function listCalls(
   filters: CallFilters,
   cursor?: string,
 ): Promise<{ calls: Call[]; next_cursor: string | null }> {
-  const page = toPage(await pageCalls(gateway.db, organizationId, filters, decodeCursor(cursor)), (row) => row.id);
+  const page = toPage(await pageCalls(gateway.db, organizationId, filters, pageQuery(cursor)), (row) => row.id);
   return { calls: page.items.map(presentCall), next_cursor: page.next_cursor };
 }
 
@@ -43,6 +43,6 @@ export async function getCapture(gateway: Gateway, organizationId: string, callI
 }
 
 export async function listCaptures(gateway: Gateway, organizationId: string, cursor?: string): Promise<{ captures: Capture[]; next_cursor: string | null }> {
-  const page = toPage(await pageCaptures(gateway.db, organizationId, decodeCursor(cursor)), (row) => row.call_id);
+  const page = toPage(await pageCaptures(gateway.db, organizationId, pageQuery(cursor)), (row) => row.call_id);
   return { captures: page.items.map(presentCapture), next_cursor: page.next_cursor };
 }

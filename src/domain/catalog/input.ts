@@ -2,7 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { invalidInput, type GatewayError, type InvalidParam } from '../errors.js';
 import { findIllFormedValue } from '../json-values.js';
-import { placeholdersOf } from './schema.js';
+import { pathFieldProblems } from '../../providers/templates.js';
 import type { JsonSchema, Task } from './types.js';
 
 /**
@@ -54,25 +54,6 @@ function reasonOf(error: ErrorObject): string {
   if (error.keyword === 'additionalProperties') return 'is not allowed';
   if (error.keyword === 'enum') return `must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
   return error.message ?? 'is invalid';
-}
-
-/** How a request template writes a field's value: text as it is, anything else as its JSON text. */
-export function templateText(value: unknown): string {
-  return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
-}
-
-/**
- * A path field's value is exactly one path segment (it is percent-encoded whole, `/` included): absent,
- * empty, `.` or `..` would send the request, credential and all, to another path of the provider.
- */
-export function pathFieldProblems(path: string, input: Record<string, unknown>): InvalidParam[] {
-  const problems: InvalidParam[] = [];
-  for (const field of new Set(placeholdersOf(path))) {
-    const value = input[field];
-    if (value === undefined || value === null) problems.push({ name: field, reason: 'is required' });
-    else if (['', '.', '..'].includes(templateText(value))) problems.push({ name: field, reason: 'must not be empty, "." or "..": it is one segment of the request path' });
-  }
-  return problems;
 }
 
 /**

@@ -6,8 +6,9 @@ import YAML from 'yaml';
 import { packageRoot } from '../../config/load.js';
 import type { Config } from '../../config/schema.js';
 import { builtinHandlers } from '../../providers/builtin/index.js';
+import { placeholdersOf } from '../../providers/templates.js';
 import { attachValidator, compileInputSchema } from './input.js';
-import { fileSchema, placeholdersOf, providerOverrideSchema, providerSchema, taskSchema } from './schema.js';
+import { fileSchema, providerOverrideSchema, providerSchema, taskSchema } from './schema.js';
 import type { Catalog, JsonSchema, JsonTemplate, Provider, Task } from './types.js';
 
 /**

@@ -8,14 +8,6 @@ import Joi from 'joi';
 export const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,98}[a-z0-9])?$/;
 /** Lower-case dotted words, at least two: `weather.current`, `email.send`. */
 export const CAPABILITY = /^[a-z0-9_]+(?:\.[a-z0-9_]+)+$/;
-/** `{name}` in templates: an input field. */
-const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
-
-/** Input fields a template string names, in order. */
-export function placeholdersOf(template: string): string[] {
-  return [...template.matchAll(PLACEHOLDER)].map((match) => match[1]);
-}
-
 const text = (max: number) => Joi.string().trim().min(1).max(max);
 const url = () => Joi.string().uri({ scheme: ['https', 'http'] }).max(2000);
 const headerName = () => Joi.string().pattern(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'an HTTP header name');

@@ -1,4 +1,4 @@
-import type { Transaction } from 'sequelize';
+import type { Transaction } from '../../db/database.js';
 import { lastCallOfConnection } from '../../db/repos/calls.js';
 import {
   changeConnectionStatus,
@@ -20,7 +20,7 @@ import type { Caller } from '../callers.js';
 import { GatewayError, invalidInput } from '../errors.js';
 import type { Gateway } from '../gateway.js';
 import { newId } from '../ids.js';
-import { decodeCursor, toPage } from '../paging.js';
+import { pageQuery, toPage } from '../paging.js';
 import { actingPrincipal, listPrincipal } from '../principals.js';
 import { recordPrincipalUse } from '../principal-directory.js';
 import { emitConnectionEvent, type ConnectionEvent } from '../webhooks/events.js';
@@ -207,7 +207,7 @@ export async function listConnections(
   query: { principal?: string; provider?: string; cursor?: string },
 ): Promise<{ connections: Connection[]; next_cursor: string | null }> {
   const principal = listPrincipal(caller, query.principal);
-  const rows = await pageConnections(gateway.db, caller.organization.id, { principal, provider: query.provider }, decodeCursor(query.cursor));
+  const rows = await pageConnections(gateway.db, caller.organization.id, { principal, provider: query.provider }, pageQuery(query.cursor));
   const page = toPage(rows, (row) => row.id);
   return { connections: page.items.map(presentConnection), next_cursor: page.next_cursor };
 }

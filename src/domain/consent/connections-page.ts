@@ -6,7 +6,7 @@ import { revokeConnection } from '../connections/connections.js';
 import { presentConnection, type Connection } from '../connections/present.js';
 import { GatewayError } from '../errors.js';
 import type { Gateway } from '../gateway.js';
-import { toPage } from '../paging.js';
+import { PAGE_SIZE, toPage } from '../paging.js';
 import { isoTime } from '../time.js';
 
 /**
@@ -105,7 +105,7 @@ export async function connectionsPageData(gateway: Gateway, grant: ConnectionsPa
   const connections: Connection[] = [];
   let after: string | undefined;
   for (let i = 0; i < MAX_PAGES; i++) {
-    const page = toPage(await pageConnections(gateway.db, grant.organizationId, { principal: grant.principal }, after), (row) => row.id);
+    const page = toPage(await pageConnections(gateway.db, grant.organizationId, { principal: grant.principal }, { afterId: after, size: PAGE_SIZE }), (row) => row.id);
     connections.push(...page.items.map(presentConnection));
     if (!page.next_cursor) break;
     after = page.items[page.items.length - 1].id;

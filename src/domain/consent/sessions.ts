@@ -13,7 +13,7 @@ import type { Gateway } from '../gateway.js';
 import { newId } from '../ids.js';
 import { recordPrincipalUse } from '../principal-directory.js';
 import { resolveOAuthClient } from '../oauth-apps.js';
-import { decodeCursor, toPage, type Page } from '../paging.js';
+import { pageQuery, toPage, type Page } from '../paging.js';
 import { checkRedirectUri } from '../redirect-uris.js';
 import { hashSecret, newSecret } from '../secrets.js';
 import { isOAuth2, type OAuth2Auth } from '../../providers/oauth2.js';
@@ -253,7 +253,7 @@ export async function listConnectSessions(
   filters: { cursor?: string; principal?: string; status?: ConnectSessionStatusFilter },
   now = Date.now(),
 ): Promise<Page<ConnectSessionView>> {
-  const rows = await pageConnectSessions(gateway.db, organizationId, filters, now, decodeCursor(filters.cursor));
+  const rows = await pageConnectSessions(gateway.db, organizationId, filters, now, pageQuery(filters.cursor));
   const page = toPage(rows, (row) => row.id);
   return { items: page.items.map((row) => presentConnectSession(row, now)), next_cursor: page.next_cursor };
 }

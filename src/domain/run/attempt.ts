@@ -1,8 +1,9 @@
 import { buildTaskRequest } from '../../providers/http-task.js';
 import { builtinHandlers } from '../../providers/builtin/index.js';
+import { InputRefused, RequestOutsideProvider } from '../../providers/errors.js';
 import { sendUpstream, UpstreamUnreachable } from '../../providers/upstream.js';
 import { ensureFreshCredential } from '../connections/oauth.js';
-import { GatewayError } from '../errors.js';
+import { GatewayError, invalidInput } from '../errors.js';
 import type { Gateway } from '../gateway.js';
 import type { Plan } from './credentials.js';
 
@@ -25,7 +26,7 @@ async function runBuiltin(plan: Plan): Promise<Attempt> {
   try {
     return { kind: 'hit', output: await handler(plan.input), status: 200, secrets: [] };
   } catch (err) {
-    if (err instanceof GatewayError) return { kind: 'answered', error: err, secrets: [] };
+    if (err instanceof InputRefused) return { kind: 'answered', error: invalidInput(err.message, err.problems), secrets: [] };
     return { kind: 'fault', reason: `${plan.task.provider}: ${plan.task.id} failed`, status: null, next: true, secrets: [] };
   }
 }
@@ -54,8 +55,8 @@ export async function attempt(gateway: Gateway, plan: Plan): Promise<Attempt> {
     const { timeout_ms: timeoutMs, max_response_bytes: maxResponseBytes } = gateway.config.upstream;
     request = buildTaskRequest(plan.provider!, plan.task.request!, plan.input, secret, { timeoutMs, maxResponseBytes });
   } catch (err) {
-    if (err instanceof GatewayError && err.code === 'upstream_error') return { kind: 'fault', reason: err.message, status: null, next: true, secrets };
-    if (err instanceof GatewayError) return { kind: 'answered', error: err, secrets };
+    if (err instanceof RequestOutsideProvider) return { kind: 'fault', reason: err.message, status: null, next: true, secrets };
+    if (err instanceof InputRefused) return { kind: 'answered', error: invalidInput(err.message, err.problems), secrets };
     throw err;
   }
   // The rendered credential (e.g. "Bearer <key>", or a key in the URL) is as secret as the key.

@@ -1,4 +1,4 @@
-import type { Transaction } from 'sequelize';
+import type { Transaction } from '../../db/database.js';
 import type { Database } from '../../db/database.js';
 import { newId } from '../ids.js';
 import { isoTime } from '../time.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'undici';
-import { claimDueDeliveries, recordAttempt, type AttemptRecord, type ClaimedDelivery } from '../../db/repos/webhook-deliveries.js';
+import { claimDueDeliveries, countWaitingDeliveries, recordAttempt, type AttemptRecord, type ClaimedDelivery } from '../../db/repos/webhook-deliveries.js';
 import type { BackgroundTask } from '../background.js';
 import type { Gateway } from '../gateway.js';
 import { retryAfterMs, retryDelay } from './schedule.js';
@@ -162,6 +162,11 @@ export function startDeliveryWorker(gateway: Gateway): { stop(): Promise<void> }
       return stopped;
     },
   };
+}
+
+/** Deliveries waiting for an attempt (due now or later), for the operator's metrics. */
+export function waitingDeliveries(gateway: Gateway): Promise<number> {
+  return countWaitingDeliveries(gateway.db);
 }
 
 export const webhookDeliveryTask: BackgroundTask = {

@@ -1,4 +1,4 @@
-import { invalidInput } from '../../domain/errors.js';
+import { InputRefused } from '../errors.js';
 
 /** RFC 6901: `/a/0/b`, with `~1` for `/` and `~0` for `~`. */
 function pointerSteps(pointer: string): string[] {
@@ -17,7 +17,7 @@ function dottedSteps(path: string): string[] {
     consumed = pattern.lastIndex;
   }
   if (consumed !== body.length) {
-    throw invalidInput(`cannot read the path ${path}`, [{ name: 'path', reason: 'must be a JSON pointer (/a/0/b) or a dotted path ($.a[0].b)' }]);
+    throw new InputRefused(`cannot read the path ${path}`, [{ name: 'path', reason: 'must be a JSON pointer (/a/0/b) or a dotted path ($.a[0].b)' }]);
   }
   return steps;
 }

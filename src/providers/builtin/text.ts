@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { invalidInput } from '../../domain/errors.js';
+import { InputRefused } from '../errors.js';
 
 export function hashText(input: { text: string; algorithm?: 'sha256' | 'sha1' | 'sha512' | 'md5'; encoding?: 'hex' | 'base64' }) {
   const algorithm = input.algorithm ?? 'sha256';
@@ -17,7 +17,7 @@ const BASE64URL = /^[A-Za-z0-9_-]*={0,2}$/;
 export function base64Decode(input: { base64: string }) {
   const compact = input.base64.replace(/\s+/g, '');
   if (!(BASE64.test(compact) || BASE64URL.test(compact)) || compact.replace(/=+$/, '').length % 4 === 1) {
-    throw invalidInput('the text is not base64', [{ name: 'base64', reason: 'must be standard or URL-safe base64' }]);
+    throw new InputRefused('the text is not base64', [{ name: 'base64', reason: 'must be standard or URL-safe base64' }]);
   }
   const bytes = Buffer.from(compact, BASE64.test(compact) ? 'base64' : 'base64url');
   const text = bytes.toString('utf8');

@@ -1,4 +1,4 @@
-import { invalidInput } from '../../domain/errors.js';
+import { InputRefused } from '../errors.js';
 
 function zoneFormatter(timezone: string): Intl.DateTimeFormat {
   try {
@@ -15,7 +15,7 @@ function zoneFormatter(timezone: string): Intl.DateTimeFormat {
       timeZoneName: 'longOffset',
     });
   } catch {
-    throw invalidInput(`unknown time zone ${timezone}`, [{ name: 'timezone', reason: 'must be an IANA time zone such as Europe/Paris' }]);
+    throw new InputRefused(`unknown time zone ${timezone}`, [{ name: 'timezone', reason: 'must be an IANA time zone such as Europe/Paris' }]);
   }
 }
 
@@ -43,7 +43,7 @@ export function timeNow(input: { timezone?: string }) {
 export function timeConvert(input: { instant: string; timezone: string }) {
   const instant = new Date(input.instant);
   if (Number.isNaN(instant.getTime())) {
-    throw invalidInput(`${input.instant} is not a date and time`, [{ name: 'instant', reason: 'must be an ISO 8601 date-time such as 2026-03-01T12:00:00Z' }]);
+    throw new InputRefused(`${input.instant} is not a date and time`, [{ name: 'instant', reason: 'must be an ISO 8601 date-time such as 2026-03-01T12:00:00Z' }]);
   }
   return inZone(instant, input.timezone);
 }

@@ -1,4 +1,4 @@
-import { invalidInput } from '../../domain/errors.js';
+import { InputRefused } from '../errors.js';
 
 /** Factors to each dimension's base unit (metre, kilogram, litre, metre per second, byte, second, square metre). */
 const linear: Record<string, Record<string, number>> = {
@@ -36,10 +36,10 @@ export function convertUnits(input: { value: number; from: string; to: string })
   const to = dimensionOf(input.to);
   const unknown = [['from', from], ['to', to]].filter(([, dimension]) => dimension === undefined).map(([name]) => name as string);
   if (unknown.length) {
-    throw invalidInput(`unknown unit; known units: ${knownUnits.join(', ')}`, unknown.map((name) => ({ name, reason: 'is not a known unit' })));
+    throw new InputRefused(`unknown unit; known units: ${knownUnits.join(', ')}`, unknown.map((name) => ({ name, reason: 'is not a known unit' })));
   }
   if (from !== to) {
-    throw invalidInput(`cannot convert ${from} to ${to}`, [{ name: 'to', reason: `must be a ${from} unit like ${input.from}` }]);
+    throw new InputRefused(`cannot convert ${from} to ${to}`, [{ name: 'to', reason: `must be a ${from} unit like ${input.from}` }]);
   }
   const result =
     from === 'temperature'

@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import { createApiKey, listApiKeys, revokeApiKey, roles } from '../../../domain/api-keys.js';
-import type { Role } from '../../../db/models/index.js';
+import type { Role } from '../../../domain/api-keys.js';
 import { orgOption, withOrganization, type CommonOptions } from '../../context.js';
 import { action, notFoundAsFailure } from '../../errors.js';
 import { print } from '../../output.js';

@@ -2,7 +2,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { API_KEY_PREFIX } from '../../../domain/api-keys.js';
 import { USER_TOKEN_PREFIX } from '../../../domain/callers.js';
 import { loadCatalog } from '../../../domain/catalog/load.js';
-import { MAX_PINNED_TASKS, mcpUrl, pinnedTaskIds, pinnedTaskProblems } from '../../../http/routes/mcp/pinned.js';
+import { MAX_PINNED_TASKS, mcpUrl, pinnedTaskIds, pinnedTaskProblems } from '../../../domain/mcp.js';
 import { configFor } from '../../context.js';
 import { action } from '../../errors.js';
 import { print } from '../../output.js';

@@ -8,7 +8,7 @@ import { fields } from '../../fields.js';
 import { answers, records } from '../../records.js';
 import { runHeaders } from '../tasks/run.js';
 import { answerMessages, type McpAnswer } from './exchange.js';
-import { MAX_PINNED_TASKS, MCP_PATH, pinnedTaskIds, pinnedTaskProblems } from './pinned.js';
+import { MAX_PINNED_TASKS, MCP_PATH, pinnedTaskIds, pinnedTaskProblems } from '../../../domain/mcp.js';
 import { mcpServer } from './server.js';
 import { fixedTools, pinnedTool } from './tools.js';
 

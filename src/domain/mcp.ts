@@ -1,4 +1,6 @@
-import type { Catalog } from '../../../domain/catalog/types.js';
+import type { Catalog } from './catalog/types.js';
+
+/** The MCP endpoint's path, and the tasks a client may pin to it as tools of their own (`?tasks=`). */
 
 export const MCP_PATH = '/v1/mcp';
 

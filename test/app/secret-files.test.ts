@@ -2,9 +2,8 @@ import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { loadConfig } from '../../src/config/load.js';
-import { migrate } from '../../src/db/migrator.js';
-import { bootstrapIfEmpty } from '../../src/domain/bootstrap.js';
-import { openGateway } from '../../src/domain/gateway.js';
+import { openMigratedGateway } from '../../src/app/gateway.js';
+import { createInitialOwnerKey } from '../../src/app/owner-key.js';
 import { createTestDatabase, dialects } from '../support/databases.js';
 
 for (const dialect of dialects) {
@@ -17,10 +16,9 @@ for (const dialect of dialects) {
       writeFileSync(file, 'earlier\n', { mode: 0o644 });
       chmodSync(file, 0o644);
       const config = loadConfig({ env: {}, overrides: { database: { url: database.url }, data_dir: database.dataDir, log: { level: 'silent' } } });
-      const gateway = await openGateway(config);
+      const gateway = await openMigratedGateway(config);
       try {
-        await migrate(gateway.db);
-        const created = await bootstrapIfEmpty(gateway);
+        const created = await createInitialOwnerKey(gateway);
         expect(created!.key).to.match(/^gw_live_/);
         expect(readFileSync(file, 'utf8')).to.equal('earlier\n');
         expect(statSync(file).mode & 0o777).to.equal(0o600);
