@@ -1,25 +1,35 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { QueryTypes, Sequelize, Transaction } from 'sequelize';
-import { openPostgresDirect, openSqliteDirect, type DirectDriver } from './direct.js';
-import { defineModels, type Models } from './models/index.js';
+import { QueryTypes, Sequelize, Transaction as SequelizeTransaction } from 'sequelize';
+import { openPostgresDirect, openSqliteDirect, type DirectDriver, type DirectStatements } from './direct.js';
 
 // BIGINT columns hold epoch milliseconds and micro-dollars, both far inside Number's safe range.
 pg.types.setTypeParser(20, (value: string) => Number(value));
 
 export type Dialect = 'sqlite' | 'postgres';
 
-/** A write transaction, handed to the statements that must run inside it. */
-export type { Transaction };
+/**
+ * What runs statements: the database itself, where each statement commits on its own, or a transaction.
+ * `$1`-style binds work on both dialects. Repositories take an Executor when a statement may run either way.
+ */
+export interface Executor {
+  readonly dialect: Dialect;
+  /** Rows of a query (a SELECT, or a write with RETURNING). */
+  select<T = Record<string, unknown>>(sql: string, bind?: unknown[]): Promise<T[]>;
+  /** A write; the affected row count. */
+  execute(sql: string, bind?: unknown[]): Promise<number>;
+}
 
-export interface Database {
+/** One open write transaction: what statements that must commit together are given (never optional). */
+export interface Transaction extends Executor {
+  readonly transaction: true;
+}
+
+export interface Database extends Executor {
   url: string;
+  /** Sequelize describes the schema and migrates it (src/db/migrations); statements go through the executor. */
   sequelize: Sequelize;
-  models: Models;
-  dialect: Dialect;
-  /** Rows of a read query; `$1`-style binds work on both dialects. */
-  select<T = Record<string, unknown>>(sql: string, bind?: unknown[], transaction?: Transaction): Promise<T[]>;
   /**
    * A write answering rows, for data whose loss in a Postgres crash is harmless (rate-limit counters)
    * or made durable by a later ordinary commit (a pending call, settled before the run answers: flushing
@@ -29,10 +39,8 @@ export interface Database {
   selectRelaxed<T = Record<string, unknown>>(sql: string, bind?: unknown[]): Promise<T[]>;
   /** `execute` with the same relaxed commit as selectRelaxed. */
   executeRelaxed(sql: string, bind?: unknown[]): Promise<number>;
-  /** A write; on both dialects the affected row count is returned. */
-  execute(sql: string, bind?: unknown[], transaction?: Transaction): Promise<number>;
-  /** A write transaction; on SQLite it takes the write lock up front so two writers never deadlock. */
-  transaction<T>(work: (t: Transaction) => Promise<T>): Promise<T>;
+  /** Runs `work` in one write transaction, committed when it resolves and rolled back when it throws. */
+  transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -106,41 +114,49 @@ export async function openDatabase(url: string): Promise<Database> {
         throw new DatabaseUnavailable(`cannot create or open the SQLite database file ${storage} (${(err as NodeJS.ErrnoException).code})`);
       }
     }
-    sequelize = new Sequelize({ dialect: 'sqlite', storage, logging: false, transactionType: Transaction.TYPES.IMMEDIATE });
+    sequelize = new Sequelize({ dialect: 'sqlite', storage, logging: false, transactionType: SequelizeTransaction.TYPES.IMMEDIATE });
     tuneSqliteConnections(sequelize);
   } else {
     sequelize = new Sequelize(url, { dialect: 'postgres', logging: false, pool: { max: 5, min: 0, idle: 10000 } });
   }
-  const models = defineModels(sequelize);
   let direct: DirectDriver | undefined;
   let relaxed: DirectDriver | undefined;
 
-  const database: Database = {
-    url,
-    sequelize,
-    models,
+  // Where statements run is decided here, once: on the prepared driver statements, except for an in-memory
+  // SQLite database, which exists once per connection and so keeps to Sequelize's single one.
+  const viaSequelize = (transaction?: SequelizeTransaction): Executor => ({
     dialect,
-    async select<T>(sql: string, bind: unknown[] = [], transaction?: Transaction) {
-      if (direct && !transaction) return direct.all<T>(sql, bind);
+    async select<T>(sql: string, bind: unknown[] = []) {
       // Sequelize's SQLite driver runs text starting with INSERT or UPDATE through run(), which drops
       // RETURNING rows; a leading comment keeps such statements on all(), which returns them.
       const text = dialect === 'sqlite' ? `/* rows */ ${sql}` : sql;
       return sequelize.query(text, { bind, type: QueryTypes.SELECT, transaction }) as Promise<T[]>;
     },
-    async selectRelaxed<T>(sql: string, bind: unknown[] = []) {
-      return relaxed ? relaxed.all<T>(sql, bind) : database.select<T>(sql, bind);
-    },
-    async executeRelaxed(sql, bind = []) {
-      return relaxed ? relaxed.run(sql, bind) : database.execute(sql, bind);
-    },
-    async execute(sql, bind = [], transaction) {
-      if (direct && !transaction) return direct.run(sql, bind);
+    async execute(sql: string, bind: unknown[] = []) {
       // The BULKDELETE query type is the one whose answer is the affected row count on both drivers,
       // whatever the statement text; raw queries lose it for INSERT on Postgres and always on SQLite.
       return Number(await sequelize.query(sql, { bind, transaction, type: QueryTypes.BULKDELETE }));
     },
+  });
+  const viaDriver = (statements: DirectStatements): Executor => ({
+    dialect,
+    select: <T>(sql: string, bind: unknown[] = []) => statements.all<T>(sql, bind),
+    execute: (sql: string, bind: unknown[] = []) => statements.run(sql, bind),
+  });
+  const inTransaction = (executor: Executor): Transaction => ({ ...executor, transaction: true });
+  let autocommit = viaSequelize();
+
+  const database: Database = {
+    url,
+    sequelize,
+    dialect,
+    select: (sql, bind) => autocommit.select(sql, bind),
+    execute: (sql, bind) => autocommit.execute(sql, bind),
+    selectRelaxed: (sql, bind = []) => (relaxed ? relaxed.all(sql, bind) : database.select(sql, bind)),
+    executeRelaxed: (sql, bind = []) => (relaxed ? relaxed.run(sql, bind) : database.execute(sql, bind)),
     transaction(work) {
-      return sequelize.transaction((t) => work(t));
+      if (direct) return direct.transaction((statements) => work(inTransaction(viaDriver(statements))));
+      return sequelize.transaction((t) => work(inTransaction(viaSequelize(t))));
     },
     async ping() {
       await database.select('SELECT 1');
@@ -151,12 +167,12 @@ export async function openDatabase(url: string): Promise<Database> {
   };
   try {
     await database.ping();
-    // An in-memory SQLite database exists once per connection: it keeps to Sequelize's single one.
     if (dialect === 'postgres') {
       direct = openPostgresDirect(url);
       relaxed = openPostgresDirect(url, true);
     }
     else if (sqliteStoragePath(url) !== ':memory:') direct = await openSqliteDirect(sqliteStoragePath(url), sqlitePragmas);
+    if (direct) autocommit = viaDriver(direct);
   } catch (err) {
     await sequelize.close().catch(() => undefined);
     throw new DatabaseUnavailable(describeConnectionError(url, err));

@@ -2,14 +2,20 @@ import pg from 'pg';
 import sqlite3 from 'sqlite3';
 
 /**
- * Statements outside a transaction go straight to the driver with statements prepared once: Sequelize's
- * query path costs 100-170 µs of CPU per statement, the prepared driver statement a fraction of it
- * (docs/foundation.md, BENCHMARKS.md), and every run writes several audit rows.
+ * Statements go straight to the driver, prepared once per connection: Sequelize's query path costs
+ * 100-170 µs of CPU per statement, the prepared driver statement a fraction of it (docs/foundation.md,
+ * BENCHMARKS.md), and every run writes several audit rows.
  */
-export interface DirectDriver {
+export interface DirectStatements {
   all<T>(sql: string, bind: unknown[]): Promise<T[]>;
   /** Affected row count. */
   run(sql: string, bind: unknown[]): Promise<number>;
+}
+
+/** Statements each committed on their own, and transactions on a connection of their own. */
+export interface DirectDriver extends DirectStatements {
+  /** Runs `work` in one write transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(work: (statements: DirectStatements) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -24,7 +30,11 @@ function sqliteValue(value: unknown): unknown {
   return value;
 }
 
-export async function openSqliteDirect(storage: string, pragmas: string): Promise<DirectDriver> {
+interface SqliteConnection extends DirectStatements {
+  close(): Promise<void>;
+}
+
+async function openSqliteConnection(storage: string, pragmas: string): Promise<SqliteConnection> {
   const db = await new Promise<sqlite3.Database>((resolve, reject) => {
     const opened: sqlite3.Database = new sqlite3.Database(storage, (err) => (err ? reject(err) : resolve(opened)));
   });
@@ -84,6 +94,56 @@ export async function openSqliteDirect(storage: string, pragmas: string): Promis
 }
 
 /**
+ * Two connections to one SQLite file: one runs statements that commit on their own, the other transactions,
+ * one at a time (SQLite has one writer; `BEGIN IMMEDIATE` takes the write lock up front, so two writers
+ * queue on the busy timeout instead of deadlocking).
+ */
+export async function openSqliteDirect(storage: string, pragmas: string): Promise<DirectDriver> {
+  const [autocommit, transactional] = await Promise.all([openSqliteConnection(storage, pragmas), openSqliteConnection(storage, pragmas)]);
+  let queue: Promise<unknown> = Promise.resolve();
+  return {
+    all: (sql, bind) => autocommit.all(sql, bind),
+    run: (sql, bind) => autocommit.run(sql, bind),
+    transaction<T>(work: (statements: DirectStatements) => Promise<T>): Promise<T> {
+      const turn = queue.then(async () => {
+        await transactional.run('BEGIN IMMEDIATE', []);
+        try {
+          const result = await work(transactional);
+          await transactional.run('COMMIT', []);
+          return result;
+        } catch (error) {
+          await transactional.run('ROLLBACK', []).catch(() => undefined);
+          throw error;
+        }
+      });
+      queue = turn.catch(() => undefined);
+      return turn;
+    },
+    async close() {
+      await queue;
+      await Promise.all([autocommit.close(), transactional.close()]);
+    },
+  };
+}
+
+/** Named statements: pg prepares each name once per connection. */
+function pgStatements(client: pg.Pool | pg.PoolClient, names: Map<string, string>): DirectStatements {
+  const query = (sql: string, bind: unknown[]) => {
+    let name = names.get(sql);
+    if (!name) names.set(sql, (name = `gw${names.size}`));
+    return client.query({ name, text: sql, values: bind.map((v) => (v === undefined ? null : v)) });
+  };
+  return {
+    async all<T>(sql: string, bind: unknown[]) {
+      return (await query(sql, bind)).rows as T[];
+    },
+    async run(sql, bind) {
+      return (await query(sql, bind)).rowCount ?? 0;
+    },
+  };
+}
+
+/**
  * `relaxed`: a pool whose commits do not wait for the WAL flush (synchronous_commit=off), for writes
  * whose loss in a crash is harmless, such as rate-limit counters. The database stays consistent.
  */
@@ -97,17 +157,23 @@ export function openPostgresDirect(url: string, relaxed = false): DirectDriver {
   // A pooled client that loses its server emits 'error'; the next query opens a fresh one.
   pool.on('error', () => undefined);
   const names = new Map<string, string>();
-  const query = (sql: string, bind: unknown[]) => {
-    let name = names.get(sql);
-    if (!name) names.set(sql, (name = `gw${names.size}`));
-    return pool.query({ name, text: sql, values: bind.map((v) => (v === undefined ? null : v)) });
-  };
   return {
-    async all<T>(sql: string, bind: unknown[]) {
-      return (await query(sql, bind)).rows as T[];
-    },
-    async run(sql, bind) {
-      return (await query(sql, bind)).rowCount ?? 0;
+    ...pgStatements(pool, names),
+    async transaction<T>(work: (statements: DirectStatements) => Promise<T>): Promise<T> {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query('BEGIN');
+        const result = await work(pgStatements(client, names));
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
+        throw error;
+      } finally {
+        // A client whose rollback failed may be mid-transaction: it is discarded, not pooled.
+        client.release(broken);
+      }
     },
     close: () => pool.end(),
   };

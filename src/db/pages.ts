@@ -1,4 +1,4 @@
-import type { Database } from './database.js';
+import type { Executor } from './database.js';
 
 /** Which page of a keyset list: the rows past `afterId` (the last row of the page before), at most `size` of them. */
 export interface PageQuery {
@@ -23,7 +23,7 @@ export function whereClause(conditions: Condition[], bind: unknown[] = []): { sq
 
 /** Newest-first keyset page by time-ordered id; returns one row beyond the page size when there is more. */
 export async function selectPage<T>(
-  db: Database,
+  db: Executor,
   table: string,
   conditions: Condition[],
   { afterId, size }: PageQuery,

@@ -1,6 +1,6 @@
 import { insertApiKey, listApiKeyRows, revokeApiKeyRow } from '../db/repos/api-keys.js';
 import type { Database } from '../db/database.js';
-import type { Role } from '../db/models/index.js';
+import type { Role } from '../db/repos/api-keys.js';
 
 export type { Role };
 import { invalidInput } from './errors.js';

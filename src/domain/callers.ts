@@ -1,7 +1,7 @@
 import { findActiveKeyByHash } from '../db/repos/api-keys.js';
 import { findLiveTokenByHash } from '../db/repos/user-tokens.js';
 import type { Database } from '../db/database.js';
-import type { Role } from '../db/models/index.js';
+import type { Role } from '../db/repos/api-keys.js';
 import { API_KEY_PREFIX } from './api-keys.js';
 import { GatewayError } from './errors.js';
 import { hashSecret, safeEqual } from './secrets.js';

@@ -6,7 +6,7 @@ import {
   updateOrganization,
 } from '../db/repos/organizations.js';
 import type { Database } from '../db/database.js';
-import type { OrganizationRow } from '../db/models/index.js';
+import type { OrganizationRow } from '../db/repos/organizations.js';
 import { GatewayError, invalidInput } from './errors.js';
 import { newId } from './ids.js';
 import { isoTime } from './time.js';

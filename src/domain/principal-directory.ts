@@ -1,22 +1,15 @@
-import type { Transaction } from '../db/database.js';
-import type { Database } from '../db/database.js';
+import type { Database, Executor } from '../db/database.js';
 import { pagePrincipals, upsertPrincipalSeen } from '../db/repos/principals.js';
 import { pageQuery, toPage } from './paging.js';
 import { isoTime } from './time.js';
 
 /**
  * Notes that the organization acted as (or for) a principal: GET /v1/principals lists every principal
- * with its first and last use. Cheap enough for the run path: one upsert statement. Pass the
- * transaction when already inside one (on SQLite a second writer would wait for the first).
+ * with its first and last use. Cheap enough for the run path: one upsert statement. Given the transaction
+ * when already inside one (on SQLite a second writer would wait for the first).
  */
-export async function recordPrincipalUse(
-  db: Database,
-  organizationId: string,
-  principal: string,
-  now: number,
-  transaction?: Transaction,
-): Promise<void> {
-  await upsertPrincipalSeen(db, organizationId, principal, now, transaction);
+export async function recordPrincipalUse(db: Executor, organizationId: string, principal: string, now: number): Promise<void> {
+  await upsertPrincipalSeen(db, organizationId, principal, now);
 }
 
 /** How stale a principal's last_seen_at may be when the run path records it: an hour of runs costs one write. */

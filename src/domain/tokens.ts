@@ -78,8 +78,8 @@ export async function issueUserToken(
     created_at: now,
   };
   await db.transaction(async (transaction) => {
-    await insertUserToken(db, row, transaction);
-    await recordPrincipalUse(db, organizationId, row.principal, now, transaction);
+    await insertUserToken(transaction, row);
+    await recordPrincipalUse(transaction, organizationId, row.principal, now);
   });
   return { id: row.id, token, principal: row.principal, expires_at: isoTime(row.expires_at) };
 }

@@ -55,7 +55,7 @@ for (const dialect of dialects) {
       const db = await openDatabase(database.url);
       try {
         const [org] = await db.select<{ id: string }>("SELECT id FROM organizations WHERE name = 'acme'");
-        const eventId = await emitConnectionEvent(db, undefined, org.id, 'connection.created', { id: 'conn_cli' });
+        const eventId = await emitConnectionEvent(db, org.id, 'connection.created', { id: 'conn_cli' });
         const server = await startGateway(env);
         try {
           await eventually('the signed delivery to be recorded', async () => {

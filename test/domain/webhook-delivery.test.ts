@@ -50,8 +50,8 @@ eachDialect('webhook delivery', (h) => {
     return worker;
   }
 
-  const emit = (type: Parameters<typeof emitConnectionEvent>[3] = 'connection.created') =>
-    emitConnectionEvent(h().gateway.db, undefined, h().organizationId, type, connection);
+  const emit = (type: Parameters<typeof emitConnectionEvent>[2] = 'connection.created') =>
+    emitConnectionEvent(h().gateway.db, h().organizationId, type, connection);
 
   async function deliveryOf(webhookId: string, eventId: string): Promise<DeliveryRow> {
     const [row] = await h().gateway.db.select<DeliveryRow>(

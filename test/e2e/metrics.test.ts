@@ -86,9 +86,9 @@ for (const dialect of dialects) {
       const created = await api('POST', '/v1/webhooks', { body: { url: receiver.url } });
       expect(created.status, JSON.stringify(created.json)).to.equal(200);
       receiver.secret = created.json.secret;
-      const delivered = await emitConnectionEvent(db, undefined, organizationId, 'connection.created', { id: 'conn_metrics_1' });
+      const delivered = await emitConnectionEvent(db, organizationId, 'connection.created', { id: 'conn_metrics_1' });
       await eventually('the first delivery', async () => (await deliveryState(db, delivered)) === 'delivered');
-      const retried = await emitConnectionEvent(db, undefined, organizationId, 'connection.created', { id: 'conn_metrics_2' });
+      const retried = await emitConnectionEvent(db, organizationId, 'connection.created', { id: 'conn_metrics_2' });
       await eventually('the second delivery to be refused once', async () => (await deliveryAttempts(db, retried)) === 1);
 
       const answer = await scrape(`Bearer ${metricsToken}`);

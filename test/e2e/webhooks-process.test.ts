@@ -97,7 +97,7 @@ for (const dialect of dialects) {
       const first = await setup.start();
       const { organizationId } = await registerReceiver(setup, first);
       setup.receiver.answer = () => ({ status: 503, headers: { 'retry-after': '3' } });
-      const eventId = await emitConnectionEvent(setup.db, undefined, organizationId, 'connection.created', connection);
+      const eventId = await emitConnectionEvent(setup.db, organizationId, 'connection.created', connection);
 
       await eventually('the first attempt to be recorded', async () => (await deliveryOf(setup, eventId)).attempts >= 1);
       await first.stop('SIGKILL');
@@ -117,7 +117,7 @@ for (const dialect of dialects) {
       const first = await setup.start();
       const { organizationId } = await registerReceiver(setup, first);
       setup.receiver.answer = () => ({ hang: true });
-      const eventId = await emitConnectionEvent(setup.db, undefined, organizationId, 'connection.revoked', connection);
+      const eventId = await emitConnectionEvent(setup.db, organizationId, 'connection.revoked', connection);
 
       await eventually('the attempt to reach the receiver', () => setup.receiver.receipts.some((r) => r.webhookId === eventId));
       await first.stop('SIGKILL');
@@ -180,7 +180,7 @@ processSuite('postgres', 'two gateway processes on one Postgres', (get) => {
 
     const events: string[] = [];
     for (let i = 0; i < 60; i++) {
-      events.push(await emitConnectionEvent(setup.db, undefined, organizationId, 'connection.created', { ...connection, id: `conn_${i}` }));
+      events.push(await emitConnectionEvent(setup.db, organizationId, 'connection.created', { ...connection, id: `conn_${i}` }));
     }
     await eventually('every delivery to be recorded', async () => {
       const [{ done }] = await setup.db.select<{ done: number | string }>(

@@ -51,7 +51,7 @@ eachDialect('principal directory', (h) => {
     await recordPrincipalUse(db, org.id, 'user:a', 1000);
     await recordPrincipalUse(db, org.id, 'user:a', 3000);
     await recordPrincipalUse(db, org.id, 'user:a', 2000);
-    await db.transaction((t) => recordPrincipalUse(db, org.id, 'user:b', 5000, t));
+    await db.transaction((t) => recordPrincipalUse(t, org.id, 'user:b', 5000));
     const rows = await db.select('SELECT principal, first_seen_at, last_seen_at FROM principals WHERE organization_id = $1 ORDER BY principal', [org.id]);
     expect(rows).to.deep.equal([
       { principal: 'user:a', first_seen_at: 1000, last_seen_at: 3000 },

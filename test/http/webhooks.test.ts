@@ -57,10 +57,10 @@ eachDialect('webhook routes', (h) => {
   it('lists deliveries newest first with exactly the WebhookDelivery fields', async () => {
     const created = (await register(h(), `${PUBLIC_TARGET}/deliveries`)).json;
     const { db } = h().gateway;
-    const first = await emitConnectionEvent(db, undefined, h().organizationId, 'connection.created', connection);
+    const first = await emitConnectionEvent(db, h().organizationId, 'connection.created', connection);
     // Ids order by millisecond; two events within the same one have no defined order.
     await new Promise((resolve) => setTimeout(resolve, 5));
-    const second = await emitConnectionEvent(db, undefined, h().organizationId, 'connection.revoked', connection);
+    const second = await emitConnectionEvent(db, h().organizationId, 'connection.revoked', connection);
     const res = await h().request({ method: 'GET', url: `/v1/webhooks/${created.id}/deliveries` });
     expect(res.statusCode).to.equal(200);
     expect(Object.keys(res.json)).to.deep.equal(['deliveries']);
@@ -81,7 +81,7 @@ eachDialect('webhook routes', (h) => {
   it('ends the pending deliveries of a deleted webhook, and its deliveries answer 404', async () => {
     const created = (await register(h(), `${PUBLIC_TARGET}/ended`)).json;
     const { db } = h().gateway;
-    await emitConnectionEvent(db, undefined, h().organizationId, 'connection.created', connection);
+    await emitConnectionEvent(db, h().organizationId, 'connection.created', connection);
     await h().request({ method: 'DELETE', url: `/v1/webhooks/${created.id}` });
     const rows = await db.select<{ state: string; last_error: string }>('SELECT state, last_error FROM webhook_deliveries WHERE webhook_id = $1', [created.id]);
     expect(rows).to.deep.equal([{ state: 'failed', last_error: 'webhook deleted' }]);

@@ -1,23 +1,40 @@
-import type { Database } from '../database.js';
-import type { ApiKeyRow, OrganizationRow } from '../models/index.js';
+import type { Executor } from '../database.js';
+import type { OrganizationRow } from './organizations.js';
 
-export async function insertApiKey(db: Database, row: Omit<ApiKeyRow, 'last_used_at' | 'revoked_at'>): Promise<void> {
-  await db.models.ApiKey.create(row);
+export type Role = 'owner' | 'admin' | 'member';
+
+export interface ApiKeyRow {
+  id: string;
+  organization_id: string;
+  name: string | null;
+  role: Role;
+  /** SHA-256 of the key; the key itself is shown once and never stored. */
+  key_hash: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
 }
 
-export async function listApiKeyRows(db: Database, organizationId: string): Promise<ApiKeyRow[]> {
-  return (await db.models.ApiKey.findAll({
-    where: { organization_id: organizationId },
-    order: [['id', 'ASC']],
-    raw: true,
-  })) as unknown as ApiKeyRow[];
+export async function insertApiKey(db: Executor, row: Omit<ApiKeyRow, 'last_used_at' | 'revoked_at'>): Promise<void> {
+  await db.execute('INSERT INTO api_keys (id, organization_id, name, role, key_hash, created_at) VALUES ($1, $2, $3, $4, $5, $6)', [
+    row.id,
+    row.organization_id,
+    row.name,
+    row.role,
+    row.key_hash,
+    row.created_at,
+  ]);
 }
 
-export async function revokeApiKeyRow(db: Database, organizationId: string, id: string, now: number): Promise<boolean> {
-  const [count] = await db.models.ApiKey.update(
-    { revoked_at: now },
-    { where: { organization_id: organizationId, id, revoked_at: null } },
+export function listApiKeyRows(db: Executor, organizationId: string): Promise<ApiKeyRow[]> {
+  return db.select<ApiKeyRow>(
+    'SELECT id, organization_id, name, role, key_hash, created_at, last_used_at, revoked_at FROM api_keys WHERE organization_id = $1 ORDER BY id ASC',
+    [organizationId],
   );
+}
+
+export async function revokeApiKeyRow(db: Executor, organizationId: string, id: string, now: number): Promise<boolean> {
+  const count = await db.execute('UPDATE api_keys SET revoked_at = $3 WHERE organization_id = $1 AND id = $2 AND revoked_at IS NULL', [organizationId, id, now]);
   return count > 0;
 }
 
@@ -26,7 +43,7 @@ export type KeyWithOrganization = Pick<ApiKeyRow, 'id' | 'role' | 'name' | 'key_
 };
 
 /** The hot lookup of every request: one indexed read, no ORM instance. */
-export async function findActiveKeyByHash(db: Database, keyHash: string): Promise<KeyWithOrganization | null> {
+export async function findActiveKeyByHash(db: Executor, keyHash: string): Promise<KeyWithOrganization | null> {
   const rows = await db.select<Record<string, string>>(
     `SELECT k.id, k.role, k.name, k.key_hash, o.id AS org_id, o.name AS org_name, o.status AS org_status,
             o.trusted_origins AS org_origins

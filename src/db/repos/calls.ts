@@ -1,4 +1,4 @@
-import type { Database } from '../database.js';
+import type { Database, Executor } from '../database.js';
 import { selectPage, whereClause, type Condition, type PageQuery } from '../pages.js';
 
 export type CallOutcome = 'pending' | 'hit' | 'miss' | 'fault';
@@ -66,7 +66,7 @@ export type CallSettlement = Pick<
 >;
 
 /** The end of a pending call: the route that answered (or failed last), its outcome and its charge. */
-export async function settleCall(db: Database, id: string, s: CallSettlement): Promise<void> {
+export async function settleCall(db: Executor, id: string, s: CallSettlement): Promise<void> {
   await db.execute(
     `UPDATE calls SET task_id = $2, provider = $3, connection_id = $4, identity = $5, outcome = $6, http_status = $7,
             error_code = $8, quoted_micros = $9, charged_micros = $10, latency_ms = $11, updated_at = $12
@@ -76,7 +76,7 @@ export async function settleCall(db: Database, id: string, s: CallSettlement): P
   );
 }
 
-export async function insertCapture(db: Database, row: CaptureRow): Promise<void> {
+export async function insertCapture(db: Executor, row: CaptureRow): Promise<void> {
   await db.execute(
     'INSERT INTO captures (call_id, organization_id, input, output, created_at) VALUES ($1, $2, $3, $4, $5)',
     [row.call_id, row.organization_id, row.input, row.output, row.created_at],
@@ -95,30 +95,30 @@ function callConditions(organizationId: string, filters: CallFilters): Condition
   return conditions;
 }
 
-export function pageCalls(db: Database, organizationId: string, filters: CallFilters, page: PageQuery): Promise<CallRow[]> {
+export function pageCalls(db: Executor, organizationId: string, filters: CallFilters, page: PageQuery): Promise<CallRow[]> {
   return selectPage<CallRow>(db, 'calls', callConditions(organizationId, filters), page);
 }
 
 /** Calls newer than `afterId`, oldest first: what a live tail shows next. */
-export function selectCallsAfter(db: Database, organizationId: string, afterId: string | undefined, filters: CallFilters, limit: number): Promise<CallRow[]> {
+export function selectCallsAfter(db: Executor, organizationId: string, afterId: string | undefined, filters: CallFilters, limit: number): Promise<CallRow[]> {
   const conditions = callConditions(organizationId, filters);
   if (afterId !== undefined) conditions.push(['id > ?', afterId]);
   const { sql, bind } = whereClause(conditions);
   return db.select<CallRow>(`SELECT ${CALL_COLUMNS} FROM calls${sql} ORDER BY id ASC LIMIT ${limit}`, bind);
 }
 
-export async function findCall(db: Database, organizationId: string, id: string): Promise<CallRow | null> {
+export async function findCall(db: Executor, organizationId: string, id: string): Promise<CallRow | null> {
   const rows = await db.select<CallRow>(`SELECT ${CALL_COLUMNS} FROM calls WHERE organization_id = $1 AND id = $2`, [organizationId, id]);
   return rows[0] ?? null;
 }
 
-export async function findCapture(db: Database, organizationId: string, callId: string): Promise<CaptureRow | null> {
+export async function findCapture(db: Executor, organizationId: string, callId: string): Promise<CaptureRow | null> {
   const rows = await db.select<CaptureRow>('SELECT * FROM captures WHERE organization_id = $1 AND call_id = $2', [organizationId, callId]);
   return rows[0] ?? null;
 }
 
 /** Captures page by call id (time-ordered like every id). */
-export async function pageCaptures(db: Database, organizationId: string, { afterId, size }: PageQuery): Promise<CaptureRow[]> {
+export async function pageCaptures(db: Executor, organizationId: string, { afterId, size }: PageQuery): Promise<CaptureRow[]> {
   const conditions: Condition[] = [['organization_id = ?', organizationId]];
   if (afterId !== undefined) conditions.push(['call_id < ?', afterId]);
   const { sql, bind } = whereClause(conditions);
@@ -126,7 +126,7 @@ export async function pageCaptures(db: Database, organizationId: string, { after
 }
 
 /** The newest call of a connection, for its detail view. */
-export async function lastCallOfConnection(db: Database, organizationId: string, connectionId: string): Promise<CallRow | null> {
+export async function lastCallOfConnection(db: Executor, organizationId: string, connectionId: string): Promise<CallRow | null> {
   const rows = await db.select<CallRow>(
     `SELECT ${CALL_COLUMNS} FROM calls WHERE organization_id = $1 AND connection_id = $2 ORDER BY id DESC LIMIT 1`,
     [organizationId, connectionId],
@@ -141,7 +141,7 @@ export interface DayTotals {
 }
 
 /** Calls and charges per UTC day (days since the epoch) from `since` on. */
-export async function sumCallsPerDay(db: Database, organizationId: string, since: number, tokenId?: string): Promise<DayTotals[]> {
+export async function sumCallsPerDay(db: Executor, organizationId: string, since: number, tokenId?: string): Promise<DayTotals[]> {
   const conditions: Condition[] = [['organization_id = ?', organizationId], ['created_at >= ?', since]];
   if (tokenId !== undefined) conditions.push(['token_id = ?', tokenId]);
   const { sql, bind } = whereClause(conditions);
@@ -158,7 +158,7 @@ export interface RouteObservation {
 }
 
 /** Recent settled calls of a task, newest first, across organizations: a provider's speed and reliability are the same for all. */
-export function recentObservations(db: Database, taskId: string, since: number, limit: number): Promise<RouteObservation[]> {
+export function recentObservations(db: Executor, taskId: string, since: number, limit: number): Promise<RouteObservation[]> {
   return db.select<RouteObservation>(
     `SELECT outcome, latency_ms FROM calls WHERE task_id = $1 AND created_at >= $2 AND outcome IN ('hit', 'fault')
       ORDER BY created_at DESC LIMIT ${limit}`,
@@ -167,7 +167,7 @@ export function recentObservations(db: Database, taskId: string, since: number, 
 }
 
 /** Calls left `pending` by a process that stopped mid-call become faults. */
-export function faultStalePendingCalls(db: Database, startedBefore: number, now: number): Promise<number> {
+export function faultStalePendingCalls(db: Executor, startedBefore: number, now: number): Promise<number> {
   return db.execute(
     `UPDATE calls SET outcome = 'fault', error_code = 'upstream_error', http_status = 502, charged_micros = 0, updated_at = $2
       WHERE outcome = 'pending' AND created_at < $1`,

@@ -1,4 +1,4 @@
-import type { Database } from '../database.js';
+import type { Executor } from '../database.js';
 import { selectPage, type Condition, type PageQuery } from '../pages.js';
 
 /** A connect_sessions row; `scopes` is JSON text, `code_verifier` is encrypted, hashes are SHA-256 hex. */
@@ -22,7 +22,7 @@ export interface ConnectSessionRow {
 }
 
 export async function insertConnectSession(
-  db: Database,
+  db: Executor,
   row: Pick<ConnectSessionRow, 'id' | 'organization_id' | 'principal' | 'provider' | 'scopes' | 'redirect_uri' | 'secret_hash' | 'expires_at' | 'created_at'>,
 ): Promise<void> {
   await db.execute(
@@ -32,23 +32,23 @@ export async function insertConnectSession(
   );
 }
 
-async function findOne(db: Database, where: string, bind: unknown[]): Promise<ConnectSessionRow | null> {
+async function findOne(db: Executor, where: string, bind: unknown[]): Promise<ConnectSessionRow | null> {
   return (await db.select<ConnectSessionRow>(`SELECT * FROM connect_sessions WHERE ${where}`, bind))[0] ?? null;
 }
 
-export function findConnectSession(db: Database, organizationId: string, id: string): Promise<ConnectSessionRow | null> {
+export function findConnectSession(db: Executor, organizationId: string, id: string): Promise<ConnectSessionRow | null> {
   return findOne(db, 'organization_id = $1 AND id = $2', [organizationId, id]);
 }
 
-export function findConnectSessionBySecretHash(db: Database, secretHash: string): Promise<ConnectSessionRow | null> {
+export function findConnectSessionBySecretHash(db: Executor, secretHash: string): Promise<ConnectSessionRow | null> {
   return findOne(db, 'secret_hash = $1', [secretHash]);
 }
 
-export function findConnectSessionByStateHash(db: Database, stateHash: string): Promise<ConnectSessionRow | null> {
+export function findConnectSessionByStateHash(db: Executor, stateHash: string): Promise<ConnectSessionRow | null> {
   return findOne(db, 'oauth_state_hash = $1', [stateHash]);
 }
 
-export function findConnectSessionById(db: Database, id: string): Promise<ConnectSessionRow | null> {
+export function findConnectSessionById(db: Executor, id: string): Promise<ConnectSessionRow | null> {
   return findOne(db, 'id = $1', [id]);
 }
 
@@ -56,7 +56,7 @@ export type ConnectSessionStatusFilter = 'pending' | 'completed' | 'expired';
 
 /** Newest first; `expired` is a pending session past its expiry, `pending` one still before it. */
 export function pageConnectSessions(
-  db: Database,
+  db: Executor,
   organizationId: string,
   filters: { principal?: string; status?: ConnectSessionStatusFilter },
   now: number,
@@ -72,7 +72,7 @@ export function pageConnectSessions(
 
 /** Binds a pending, unexpired session to a browser and to a new authorization attempt (state and verifier). */
 export async function bindConnectSession(
-  db: Database,
+  db: Executor,
   id: string,
   attempt: { browser_hash: string; oauth_state_hash: string; code_verifier: string },
   now: number,
@@ -89,7 +89,7 @@ export async function bindConnectSession(
  * Takes the authorization attempt for one callback: only the request that clears the state goes on, so
  * a replayed or concurrent callback with the same state finds nothing.
  */
-export async function claimConnectAttempt(db: Database, id: string, stateHash: string, now: number): Promise<boolean> {
+export async function claimConnectAttempt(db: Executor, id: string, stateHash: string, now: number): Promise<boolean> {
   const changed = await db.execute(
     `UPDATE connect_sessions SET oauth_state_hash = NULL, code_verifier = NULL, updated_at = $1
       WHERE id = $2 AND oauth_state_hash = $3 AND status = 'pending'`,
@@ -98,12 +98,12 @@ export async function claimConnectAttempt(db: Database, id: string, stateHash: s
   return changed === 1;
 }
 
-export async function recordConnectFailure(db: Database, id: string, reason: string, now: number): Promise<void> {
+export async function recordConnectFailure(db: Executor, id: string, reason: string, now: number): Promise<void> {
   await db.execute('UPDATE connect_sessions SET last_error = $1, updated_at = $2 WHERE id = $3', [reason, now, id]);
 }
 
 /** Uses the session up; false when something else completed it first. */
-export async function completeConnectSession(db: Database, id: string, connectionId: string, now: number): Promise<boolean> {
+export async function completeConnectSession(db: Executor, id: string, connectionId: string, now: number): Promise<boolean> {
   const changed = await db.execute(
     `UPDATE connect_sessions SET status = 'completed', connection_id = $1, last_error = NULL, updated_at = $2
       WHERE id = $3 AND status = 'pending'`,
@@ -113,7 +113,7 @@ export async function completeConnectSession(db: Database, id: string, connectio
 }
 
 /** A principal's pending sessions to a provider without a redirect_uri that are open until at least `openUntil`, newest first. */
-export function openConnectSessionsFor(db: Database, organizationId: string, principal: string, provider: string, openUntil: number): Promise<ConnectSessionRow[]> {
+export function openConnectSessionsFor(db: Executor, organizationId: string, principal: string, provider: string, openUntil: number): Promise<ConnectSessionRow[]> {
   return db.select<ConnectSessionRow>(
     `SELECT * FROM connect_sessions
       WHERE organization_id = $1 AND principal = $2 AND provider = $3 AND status = 'pending' AND redirect_uri IS NULL AND expires_at >= $4
@@ -123,7 +123,7 @@ export function openConnectSessionsFor(db: Database, organizationId: string, pri
 }
 
 /** Deletes sessions completed, or expired while pending, before `endedBefore`; returns how many. */
-export function deleteConnectSessionsEndedBefore(db: Database, endedBefore: number): Promise<number> {
+export function deleteConnectSessionsEndedBefore(db: Executor, endedBefore: number): Promise<number> {
   return db.execute(
     `DELETE FROM connect_sessions WHERE (status = 'completed' AND updated_at < $1) OR (status = 'pending' AND expires_at < $1)`,
     [endedBefore],

@@ -1,10 +1,10 @@
-import type { Database } from '../database.js';
+import type { Executor } from '../database.js';
 import { selectPage, type Condition, type PageQuery } from '../pages.js';
 import type { GrantRow } from './connections.js';
 
 /** Grants are written with their connection (repos/connections.ts); this is the listing side. */
 export async function pageGrants(
-  db: Database,
+  db: Executor,
   organizationId: string,
   filters: { principal?: string; state?: GrantRow['state'] },
   page: PageQuery,

@@ -1,4 +1,4 @@
-import type { Database } from '../database.js';
+import type { Executor } from '../database.js';
 
 export interface IdempotencyRow {
   organization_id: string;
@@ -16,7 +16,7 @@ export interface IdempotencyRow {
  * exists (the caller then reads it). One statement, so two instances never both win.
  */
 export async function claimIdempotencyKey(
-  db: Database,
+  db: Executor,
   organizationId: string,
   key: string,
   requestHash: string,
@@ -36,7 +36,7 @@ export async function claimIdempotencyKey(
   return claimed.length > 0;
 }
 
-export async function findIdempotencyKey(db: Database, organizationId: string, key: string): Promise<IdempotencyRow | null> {
+export async function findIdempotencyKey(db: Executor, organizationId: string, key: string): Promise<IdempotencyRow | null> {
   const rows = await db.select<IdempotencyRow>(
     'SELECT * FROM idempotency_keys WHERE organization_id = $1 AND idempotency_key = $2',
     [organizationId, key],
@@ -44,7 +44,7 @@ export async function findIdempotencyKey(db: Database, organizationId: string, k
   return rows[0] ?? null;
 }
 
-export async function completeIdempotencyKey(db: Database, organizationId: string, key: string, statusCode: number, response: string): Promise<void> {
+export async function completeIdempotencyKey(db: Executor, organizationId: string, key: string, statusCode: number, response: string): Promise<void> {
   await db.execute(
     `UPDATE idempotency_keys SET state = 'done', status_code = $3, response = $4 WHERE organization_id = $1 AND idempotency_key = $2`,
     [organizationId, key, statusCode, response],
@@ -52,14 +52,14 @@ export async function completeIdempotencyKey(db: Database, organizationId: strin
 }
 
 /** A claim whose request can no longer finish (its process stopped) is released so a retry may run. */
-export function releaseStaleClaims(db: Database, claimedBefore: number): Promise<number> {
+export function releaseStaleClaims(db: Executor, claimedBefore: number): Promise<number> {
   return db.execute(`DELETE FROM idempotency_keys WHERE state = 'in_flight' AND created_at < $1`, [claimedBefore]);
 }
 
-export function deleteExpiredKeys(db: Database, now: number): Promise<number> {
+export function deleteExpiredKeys(db: Executor, now: number): Promise<number> {
   return db.execute('DELETE FROM idempotency_keys WHERE expires_at <= $1', [now]);
 }
 
-export async function releaseIdempotencyKey(db: Database, organizationId: string, key: string): Promise<void> {
+export async function releaseIdempotencyKey(db: Executor, organizationId: string, key: string): Promise<void> {
   await db.execute(`DELETE FROM idempotency_keys WHERE organization_id = $1 AND idempotency_key = $2 AND state = 'in_flight'`, [organizationId, key]);
 }

@@ -1,4 +1,4 @@
-import type { Database } from '../database.js';
+import type { Executor } from '../database.js';
 
 /** One organization's OAuth client at one provider; client_secret is keyring ciphertext, scopes a JSON array. */
 export interface OAuthAppRow {
@@ -11,13 +11,13 @@ export interface OAuthAppRow {
   updated_at: number;
 }
 
-export async function findOAuthAppRow(db: Database, organizationId: string, provider: string): Promise<OAuthAppRow | null> {
+export async function findOAuthAppRow(db: Executor, organizationId: string, provider: string): Promise<OAuthAppRow | null> {
   const rows = await db.select<OAuthAppRow>('SELECT * FROM oauth_apps WHERE organization_id = $1 AND provider = $2', [organizationId, provider]);
   return rows[0] ?? null;
 }
 
 /** Creates or replaces the app in one statement; a replacement keeps the original created_at. */
-export async function upsertOAuthAppRow(db: Database, row: OAuthAppRow): Promise<OAuthAppRow> {
+export async function upsertOAuthAppRow(db: Executor, row: OAuthAppRow): Promise<OAuthAppRow> {
   const rows = await db.select<OAuthAppRow>(
     `INSERT INTO oauth_apps (organization_id, provider, client_id, client_secret, scopes, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $6)
@@ -30,6 +30,6 @@ export async function upsertOAuthAppRow(db: Database, row: OAuthAppRow): Promise
   return rows[0];
 }
 
-export async function deleteOAuthAppRow(db: Database, organizationId: string, provider: string): Promise<boolean> {
+export async function deleteOAuthAppRow(db: Executor, organizationId: string, provider: string): Promise<boolean> {
   return (await db.execute('DELETE FROM oauth_apps WHERE organization_id = $1 AND provider = $2', [organizationId, provider])) > 0;
 }

@@ -1,32 +1,60 @@
-import type { Database } from '../database.js';
-import type { OrganizationRow } from '../models/index.js';
+import type { Executor } from '../database.js';
 
-export async function insertOrganization(db: Database, row: OrganizationRow): Promise<void> {
-  await db.models.Organization.create(row);
+export interface OrganizationRow {
+  id: string;
+  name: string;
+  status: 'active' | 'suspended';
+  /** JSON array of origins allowed to call with an Origin header. */
+  trusted_origins: string;
+  /** JSON array of allowlisted connect callbacks. */
+  redirect_uris: string;
+  created_at: number;
+  updated_at: number;
 }
 
-export async function findOrganizationByName(db: Database, name: string): Promise<OrganizationRow | null> {
-  const found = await db.models.Organization.findOne({ where: { name }, raw: true });
-  return (found as OrganizationRow | null) ?? null;
+const COLUMNS = 'id, name, status, trusted_origins, redirect_uris, created_at, updated_at';
+
+export async function insertOrganization(db: Executor, row: OrganizationRow): Promise<void> {
+  await db.execute(`INSERT INTO organizations (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
+    row.id,
+    row.name,
+    row.status,
+    row.trusted_origins,
+    row.redirect_uris,
+    row.created_at,
+    row.updated_at,
+  ]);
 }
 
-export async function findOrganizationById(db: Database, id: string): Promise<OrganizationRow | null> {
-  const found = await db.models.Organization.findByPk(id, { raw: true });
-  return (found as OrganizationRow | null) ?? null;
+export async function findOrganizationByName(db: Executor, name: string): Promise<OrganizationRow | null> {
+  const [found] = await db.select<OrganizationRow>(`SELECT ${COLUMNS} FROM organizations WHERE name = $1`, [name]);
+  return found ?? null;
 }
 
-export async function listOrganizationRows(db: Database): Promise<OrganizationRow[]> {
-  return (await db.models.Organization.findAll({ order: [['created_at', 'ASC']], raw: true })) as unknown as OrganizationRow[];
+export async function findOrganizationById(db: Executor, id: string): Promise<OrganizationRow | null> {
+  const [found] = await db.select<OrganizationRow>(`SELECT ${COLUMNS} FROM organizations WHERE id = $1`, [id]);
+  return found ?? null;
 }
 
-export async function countOrganizations(db: Database): Promise<number> {
-  return db.models.Organization.count();
+export function listOrganizationRows(db: Executor): Promise<OrganizationRow[]> {
+  return db.select<OrganizationRow>(`SELECT ${COLUMNS} FROM organizations ORDER BY created_at ASC, id ASC`);
+}
+
+export async function countOrganizations(db: Executor): Promise<number> {
+  const [row] = await db.select<{ n: number | string }>('SELECT COUNT(*) AS n FROM organizations');
+  return Number(row.n);
 }
 
 export async function updateOrganization(
-  db: Database,
+  db: Executor,
   id: string,
   changes: Partial<Pick<OrganizationRow, 'status' | 'trusted_origins' | 'redirect_uris'>>,
 ): Promise<void> {
-  await db.models.Organization.update({ ...changes, updated_at: Date.now() }, { where: { id } });
+  const columns = Object.keys(changes) as Array<keyof typeof changes>;
+  const assignments = columns.map((column, i) => `${column} = $${i + 3}`);
+  await db.execute(`UPDATE organizations SET ${['updated_at = $2', ...assignments].join(', ')} WHERE id = $1`, [
+    id,
+    Date.now(),
+    ...columns.map((column) => changes[column]),
+  ]);
 }

@@ -1,5 +1,4 @@
-import type { Transaction } from 'sequelize';
-import type { Database } from '../database.js';
+import type { Executor } from '../database.js';
 import { whereClause, type Condition, type PageQuery } from '../pages.js';
 
 /**
@@ -7,18 +6,16 @@ import { whereClause, type Condition, type PageQuery } from '../pages.js';
  * (the WHERE keeps an out-of-order older timestamp from moving it back, and skips a useless write).
  */
 export async function upsertPrincipalSeen(
-  db: Database,
+  db: Executor,
   organizationId: string,
   principal: string,
   now: number,
-  transaction?: Transaction,
 ): Promise<void> {
   await db.execute(
     `INSERT INTO principals (organization_id, principal, first_seen_at, last_seen_at) VALUES ($1, $2, $3, $3)
      ON CONFLICT (organization_id, principal)
      DO UPDATE SET last_seen_at = excluded.last_seen_at WHERE principals.last_seen_at < excluded.last_seen_at`,
     [organizationId, principal, now],
-    transaction,
   );
 }
 
@@ -41,7 +38,7 @@ function likeSubstring(text: string): string {
  * case-insensitively on both dialects.
  */
 export async function pagePrincipals(
-  db: Database,
+  db: Executor,
   organizationId: string,
   q: string | undefined,
   { afterId: afterPrincipal, size }: PageQuery,

@@ -1,4 +1,4 @@
-import type { Database } from '../database.js';
+import type { Database, Executor } from '../database.js';
 
 /**
  * Counts one hit in each bucket of one fixed window and returns the totals in the order given: one
@@ -16,6 +16,6 @@ export async function countHits(db: Database, buckets: string[], windowStart: nu
   return buckets.map((bucket) => hits.get(bucket)!);
 }
 
-export async function deleteWindowsBefore(db: Database, windowStart: number): Promise<void> {
+export async function deleteWindowsBefore(db: Executor, windowStart: number): Promise<void> {
   await db.execute('DELETE FROM rate_limit_counters WHERE window_start < $1', [windowStart]);
 }

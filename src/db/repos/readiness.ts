@@ -1,4 +1,4 @@
-import type { Database } from '../database.js';
+import type { Executor } from '../database.js';
 
 export interface ActiveConnectionOwner {
   principal: string;
@@ -6,7 +6,7 @@ export interface ActiveConnectionOwner {
 }
 
 /** Which of `principals` hold an active connection to which provider in the organization (read-only). */
-export async function activeConnectionOwners(db: Database, organizationId: string, principals: string[]): Promise<ActiveConnectionOwner[]> {
+export async function activeConnectionOwners(db: Executor, organizationId: string, principals: string[]): Promise<ActiveConnectionOwner[]> {
   const binds = principals.map((_, position) => `$${position + 2}`).join(', ');
   return db.select<ActiveConnectionOwner>(
     `SELECT DISTINCT principal, provider FROM connections

@@ -1,14 +1,29 @@
-import type { Transaction } from 'sequelize';
-import type { Database } from '../database.js';
-import type { OrganizationRow, UserTokenRow } from '../models/index.js';
+import type { Executor } from '../database.js';
 import { selectPage, type PageQuery } from '../pages.js';
+import type { OrganizationRow } from './organizations.js';
 
-export async function insertUserToken(db: Database, row: Omit<UserTokenRow, 'revoked_at'>, transaction?: Transaction): Promise<void> {
-  await db.models.UserToken.create(row, { transaction });
+export interface UserTokenRow {
+  id: string;
+  organization_id: string;
+  principal: string;
+  /** SHA-256 of the token; the token itself is shown once and never stored. */
+  token_hash: string;
+  /** Id of the API key that issued it. */
+  issued_by: string;
+  expires_at: number;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export async function insertUserToken(db: Executor, row: Omit<UserTokenRow, 'revoked_at'>): Promise<void> {
+  await db.execute(
+    'INSERT INTO user_tokens (id, organization_id, principal, token_hash, issued_by, expires_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+    [row.id, row.organization_id, row.principal, row.token_hash, row.issued_by, row.expires_at, row.created_at],
+  );
 }
 
 /** Tokens still usable (neither revoked nor expired), newest first. */
-export async function pageHeldTokens(db: Database, organizationId: string, now: number, page: PageQuery): Promise<UserTokenRow[]> {
+export async function pageHeldTokens(db: Executor, organizationId: string, now: number, page: PageQuery): Promise<UserTokenRow[]> {
   return selectPage<UserTokenRow>(
     db,
     'user_tokens',
@@ -18,7 +33,7 @@ export async function pageHeldTokens(db: Database, organizationId: string, now: 
 }
 
 /** Revokes a token that is still usable; false when there is none by that id (unknown, revoked or expired). */
-export async function revokeUserTokenRow(db: Database, organizationId: string, id: string, now: number): Promise<boolean> {
+export async function revokeUserTokenRow(db: Executor, organizationId: string, id: string, now: number): Promise<boolean> {
   const count = await db.execute(
     `UPDATE user_tokens SET revoked_at = $1
       WHERE organization_id = $2 AND id = $3 AND revoked_at IS NULL AND expires_at > $1`,
@@ -28,7 +43,7 @@ export async function revokeUserTokenRow(db: Database, organizationId: string, i
 }
 
 /** Whether a token of the organization is still usable: neither revoked nor expired. */
-export async function isLiveToken(db: Database, organizationId: string, id: string, now: number): Promise<boolean> {
+export async function isLiveToken(db: Executor, organizationId: string, id: string, now: number): Promise<boolean> {
   const rows = await db.select(
     'SELECT 1 FROM user_tokens WHERE organization_id = $1 AND id = $2 AND revoked_at IS NULL AND expires_at > $3',
     [organizationId, id, now],
@@ -40,7 +55,7 @@ export type TokenWithOrganization = Pick<UserTokenRow, 'id' | 'principal' | 'exp
   organization: Pick<OrganizationRow, 'id' | 'name' | 'status' | 'trusted_origins'>;
 };
 
-export async function findLiveTokenByHash(db: Database, tokenHash: string, now: number): Promise<TokenWithOrganization | null> {
+export async function findLiveTokenByHash(db: Executor, tokenHash: string, now: number): Promise<TokenWithOrganization | null> {
   const rows = await db.select<Record<string, string | number>>(
     `SELECT t.id, t.principal, t.expires_at, t.issued_by, t.token_hash, o.id AS org_id, o.name AS org_name,
             o.status AS org_status, o.trusted_origins AS org_origins

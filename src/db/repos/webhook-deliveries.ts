@@ -1,4 +1,4 @@
-import type { Database } from '../database.js';
+import type { Executor } from '../database.js';
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed';
 
@@ -15,7 +15,7 @@ export interface DeliveryListRow {
 }
 
 /** The most recent deliveries of one webhook, newest first. */
-export async function listRecentDeliveries(db: Database, webhookId: string, limit: number): Promise<DeliveryListRow[]> {
+export async function listRecentDeliveries(db: Executor, webhookId: string, limit: number): Promise<DeliveryListRow[]> {
   return db.select<DeliveryListRow>(
     `SELECT d.id, d.event_id, e.type AS event, d.state, d.attempts, d.last_status, d.last_error, d.created_at, d.updated_at
        FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
@@ -47,7 +47,7 @@ export interface ClaimedDelivery {
  * lease that lapses (its worker died) makes the row claimable again.
  */
 export async function claimDueDeliveries(
-  db: Database,
+  db: Executor,
   claim: { now: number; leaseUntil: number; leaseToken: string; limit: number },
 ): Promise<ClaimedDelivery[]> {
   const ids = await db.select<{ id: string }>(
@@ -85,7 +85,7 @@ export interface AttemptRecord {
  * lease lapsed (and whose row another worker took over) or whose webhook was deleted meanwhile
  * changes nothing. Returns whether the record was written.
  */
-export async function recordAttempt(db: Database, id: string, leaseToken: string, record: AttemptRecord, now: number): Promise<boolean> {
+export async function recordAttempt(db: Executor, id: string, leaseToken: string, record: AttemptRecord, now: number): Promise<boolean> {
   const changed = await db.execute(
     `UPDATE webhook_deliveries
         SET state = $1, attempts = attempts + 1, last_status = $2, last_error = $3, next_attempt_at = $4,
@@ -97,7 +97,7 @@ export async function recordAttempt(db: Database, id: string, leaseToken: string
 }
 
 /** Deliveries waiting for an attempt (due or scheduled for a retry); answered from the state index. */
-export async function countWaitingDeliveries(db: Database): Promise<number> {
+export async function countWaitingDeliveries(db: Executor): Promise<number> {
   const [row] = await db.select<{ n: number | string }>(`SELECT COUNT(*) AS n FROM webhook_deliveries WHERE state = 'pending'`);
   return Number(row?.n ?? 0);
 }

@@ -1,4 +1,4 @@
-import type { Database } from '../database.js';
+import type { Database, Executor } from '../database.js';
 
 export interface WebhookRow {
   id: string;
@@ -18,34 +18,32 @@ export type WebhookSummaryRow = Pick<WebhookRow, 'id' | 'url' | 'created_at'>;
  * registrations cannot both pass the count (SQLite transactions here already hold the write lock).
  */
 export async function insertWebhookWithinCap(db: Database, row: Omit<WebhookRow, 'deleted_at'>, cap: number): Promise<boolean> {
-  return db.transaction(async (transaction) => {
-    if (db.dialect === 'postgres') {
-      await db.select('SELECT id FROM organizations WHERE id = $1 FOR UPDATE', [row.organization_id], transaction);
+  return db.transaction(async (tx) => {
+    if (tx.dialect === 'postgres') {
+      await tx.select('SELECT id FROM organizations WHERE id = $1 FOR UPDATE', [row.organization_id]);
     }
-    const [{ live }] = await db.select<{ live: number | string }>(
+    const [{ live }] = await tx.select<{ live: number | string }>(
       'SELECT COUNT(*) AS live FROM webhooks WHERE organization_id = $1 AND deleted_at IS NULL',
       [row.organization_id],
-      transaction,
     );
     if (Number(live) >= cap) return false;
-    await db.execute(
+    await tx.execute(
       'INSERT INTO webhooks (id, organization_id, url, secret, created_at) VALUES ($1, $2, $3, $4, $5)',
       [row.id, row.organization_id, row.url, row.secret, row.created_at],
-      transaction,
     );
     return true;
   });
 }
 
 /** Live webhooks, newest first; bounded by the per-organization cap. */
-export async function listLiveWebhooks(db: Database, organizationId: string): Promise<WebhookSummaryRow[]> {
+export async function listLiveWebhooks(db: Executor, organizationId: string): Promise<WebhookSummaryRow[]> {
   return db.select<WebhookSummaryRow>(
     'SELECT id, url, created_at FROM webhooks WHERE organization_id = $1 AND deleted_at IS NULL ORDER BY id DESC',
     [organizationId],
   );
 }
 
-export async function findLiveWebhook(db: Database, organizationId: string, id: string): Promise<WebhookSummaryRow | null> {
+export async function findLiveWebhook(db: Executor, organizationId: string, id: string): Promise<WebhookSummaryRow | null> {
   const rows = await db.select<WebhookSummaryRow>(
     'SELECT id, url, created_at FROM webhooks WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL',
     [organizationId, id],
@@ -58,25 +56,22 @@ export async function findLiveWebhook(db: Database, organizationId: string, id: 
  * no worker sends them. Returns the webhook, or null when there was no live one with that id.
  */
 export async function deleteWebhookRow(db: Database, organizationId: string, id: string, now: number): Promise<WebhookSummaryRow | null> {
-  return db.transaction(async (transaction) => {
-    const rows = await db.select<WebhookSummaryRow>(
+  return db.transaction(async (tx) => {
+    const rows = await tx.select<WebhookSummaryRow>(
       'SELECT id, url, created_at FROM webhooks WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL',
       [organizationId, id],
-      transaction,
     );
     if (!rows[0]) return null;
-    const changed = await db.execute(
+    const changed = await tx.execute(
       'UPDATE webhooks SET deleted_at = $1 WHERE id = $2 AND deleted_at IS NULL',
       [now, id],
-      transaction,
     );
     if (changed === 0) return null;
-    await db.execute(
+    await tx.execute(
       `UPDATE webhook_deliveries
           SET state = 'failed', last_error = 'webhook deleted', locked_until = NULL, lease_token = NULL, updated_at = $1
         WHERE webhook_id = $2 AND state = 'pending'`,
       [now, id],
-      transaction,
     );
     return rows[0];
   });

@@ -1,4 +1,4 @@
-import type { Transaction } from '../../db/database.js';
+import type { Executor, Transaction } from '../../db/database.js';
 import { lastCallOfConnection } from '../../db/repos/calls.js';
 import {
   changeConnectionStatus,
@@ -118,27 +118,27 @@ export async function saveConsentedConnection(gateway: Gateway, attach: Consente
   const scopes = JSON.stringify(attach.scopes);
   const row = await db.transaction(async (t) => {
     const { organizationId, principal, provider } = attach;
-    const existing = attach.accountId === null ? null : await findConnectionByAccount(db, organizationId, principal, provider, attach.accountId, t);
-    const live = await liveConnections(db, organizationId, principal, provider, t);
+    const existing = attach.accountId === null ? null : await findConnectionByAccount(t, organizationId, principal, provider, attach.accountId);
+    const live = await liveConnections(t, organizationId, principal, provider);
     let event: ConnectionEvent | null;
     let id: string;
     if (existing) {
       id = existing.id;
       const othersLive = live.filter((c) => c.id !== existing.id).length;
       const isDefault = existing.status === 'revoked' ? Number(othersLive === 0) : Number(existing.is_default);
-      await reactivateConnection(db, id, {
+      await reactivateConnection(t, id, {
         label: attach.label ?? existing.label,
         scopes,
         is_default: isDefault,
         credential: sealed,
         credential_expires_at: expiresAt,
         updated_at: now,
-      }, t);
-      if ((await updateActiveGrantScopes(db, id, scopes, now, t)) === 0) await writeGrant(gateway, attach, id, scopes, now, t);
+      });
+      if ((await updateActiveGrantScopes(t, id, scopes, now)) === 0) await writeGrant(t, attach, id, scopes, now);
       event = existing.status === 'active' ? null : 'connection.restored';
     } else {
       id = newId('conn', now);
-      await insertConnection(db, {
+      await insertConnection(t, {
         id,
         organization_id: organizationId,
         provider,
@@ -153,20 +153,20 @@ export async function saveConsentedConnection(gateway: Gateway, attach: Consente
         created_at: now,
         updated_at: now,
         last_used_at: null,
-      }, t);
-      await writeGrant(gateway, attach, id, scopes, now, t);
+      });
+      await writeGrant(t, attach, id, scopes, now);
       event = 'connection.created';
     }
-    const saved = (await findConnection(db, organizationId, id, t))!;
-    if (event) await emitConnectionEvent(db, t, organizationId, event, presentConnection(saved));
-    await recordPrincipalUse(db, organizationId, principal, now, t);
+    const saved = (await findConnection(t, organizationId, id))!;
+    if (event) await emitConnectionEvent(t, organizationId, event, presentConnection(saved));
+    await recordPrincipalUse(t, organizationId, principal, now);
     return saved;
   });
   return presentConnection(row);
 }
 
-async function writeGrant(gateway: Gateway, attach: ConsentedConnection, connectionId: string, scopes: string, now: number, t: Transaction) {
-  await insertGrant(gateway.db, {
+async function writeGrant(t: Transaction, attach: ConsentedConnection, connectionId: string, scopes: string, now: number) {
+  await insertGrant(t, {
     id: newId('grant', now),
     organization_id: attach.organizationId,
     principal: attach.principal,
@@ -176,7 +176,7 @@ async function writeGrant(gateway: Gateway, attach: ConsentedConnection, connect
     state: 'active',
     created_at: now,
     updated_at: now,
-  }, t);
+  });
 }
 
 /**
@@ -186,15 +186,15 @@ async function writeGrant(gateway: Gateway, attach: ConsentedConnection, connect
 export async function markNeedsReauth(gateway: Gateway, connectionId: string, now = Date.now()): Promise<void> {
   const { db } = gateway;
   await db.transaction(async (t) => {
-    if (!(await changeConnectionStatus(db, connectionId, ['active'], 'needs_reauth', now, t))) return;
-    const row = (await findConnectionById(db, connectionId, t))!;
-    await emitConnectionEvent(db, t, row.organization_id, 'connection.needs_reauth', presentConnection(row));
+    if (!(await changeConnectionStatus(t, connectionId, ['active'], 'needs_reauth', now))) return;
+    const row = (await findConnectionById(t, connectionId))!;
+    await emitConnectionEvent(t, row.organization_id, 'connection.needs_reauth', presentConnection(row));
   });
 }
 
 /** A connection of the organization; `principal` set (a token's own) hides everyone else's as not found. */
-async function visibleConnection(gateway: Gateway, organizationId: string, id: string, principal: string | null, t?: Transaction) {
-  const row = await findConnection(gateway.db, organizationId, id, t);
+async function visibleConnection(db: Executor, organizationId: string, id: string, principal: string | null) {
+  const row = await findConnection(db, organizationId, id);
   if (!row || (principal !== null && row.principal !== principal)) {
     throw new GatewayError('connection_not_found', `no connection ${id} in this organization`);
   }
@@ -213,7 +213,7 @@ export async function listConnections(
 }
 
 export async function getConnection(gateway: Gateway, caller: Caller, id: string): Promise<ConnectionDetail> {
-  const row = await visibleConnection(gateway, caller.organization.id, id, caller.principal);
+  const row = await visibleConnection(gateway.db, caller.organization.id, id, caller.principal);
   const [grants, lastCall] = await Promise.all([grantsOfConnection(gateway.db, id), lastCallOfConnection(gateway.db, caller.organization.id, id)]);
   return presentConnectionDetail(row, grants, lastCall);
 }
@@ -222,13 +222,13 @@ export async function getConnection(gateway: Gateway, caller: Caller, id: string
 export async function changeConnection(gateway: Gateway, caller: Caller, id: string, change: ConnectionChange, now = Date.now()): Promise<Connection> {
   const { db } = gateway;
   const row = await db.transaction(async (t) => {
-    const current = await visibleConnection(gateway, caller.organization.id, id, caller.principal, t);
+    const current = await visibleConnection(t, caller.organization.id, id, caller.principal);
     if (change.default && current.status === 'revoked') {
       throw invalidInput('a revoked connection cannot be the default', [{ name: 'default', reason: 'the connection is revoked' }]);
     }
-    if (change.label !== undefined) await setConnectionLabel(db, id, change.label, now, t);
-    if (change.default) await setDefaultConnection(db, current.organization_id, current.principal, current.provider, id, now, t);
-    return (await findConnection(db, current.organization_id, id, t))!;
+    if (change.label !== undefined) await setConnectionLabel(t, id, change.label, now);
+    if (change.default) await setDefaultConnection(t, current.organization_id, current.principal, current.provider, id, now);
+    return (await findConnection(t, current.organization_id, id))!;
   });
   return presentConnection(row);
 }
@@ -248,15 +248,15 @@ export async function revokeConnection(
 ): Promise<Connection> {
   const { db } = gateway;
   const { row, revoked } = await db.transaction(async (t) => {
-    const current = await visibleConnection(gateway, organizationId, id, principal, t);
-    if (!(await changeConnectionStatus(db, id, ['active', 'needs_reauth'], 'revoked', now, t))) return { row: current, revoked: false };
-    await revokeGrantsOfConnection(db, id, now, t);
+    const current = await visibleConnection(t, organizationId, id, principal);
+    if (!(await changeConnectionStatus(t, id, ['active', 'needs_reauth'], 'revoked', now))) return { row: current, revoked: false };
+    await revokeGrantsOfConnection(t, id, now);
     if (Number(current.is_default) === 1) {
-      const remaining = await liveConnections(db, organizationId, current.principal, current.provider, t);
-      if (remaining.length === 1) await setDefaultConnection(db, organizationId, current.principal, current.provider, remaining[0].id, now, t);
+      const remaining = await liveConnections(t, organizationId, current.principal, current.provider);
+      if (remaining.length === 1) await setDefaultConnection(t, organizationId, current.principal, current.provider, remaining[0].id, now);
     }
-    const updated = (await findConnection(db, organizationId, id, t))!;
-    await emitConnectionEvent(db, t, organizationId, 'connection.revoked', presentConnection(updated));
+    const updated = (await findConnection(t, organizationId, id))!;
+    await emitConnectionEvent(t, organizationId, 'connection.revoked', presentConnection(updated));
     return { row: updated, revoked: true };
   });
   if (revoked) await revokeAtProvider(gateway, row);

@@ -35,8 +35,8 @@ export async function scanExpiringCredentials(gateway: Gateway, now = Date.now()
     for (const row of due) {
       const expiresAt = Number(row.credential_expires_at);
       await db.transaction(async (t) => {
-        if (!(await markExpiryExamined(db, row.id, expiresAt, t)) || refreshable(gateway, row.credential)) return;
-        await emitConnectionEvent(db, t, row.organization_id, 'connection.expiring', presentConnection(row));
+        if (!(await markExpiryExamined(t, row.id, expiresAt)) || refreshable(gateway, row.credential)) return;
+        await emitConnectionEvent(t, row.organization_id, 'connection.expiring', presentConnection(row));
         emitted++;
       });
     }

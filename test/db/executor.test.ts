@@ -1,0 +1,84 @@
+import { expect } from 'chai';
+import { openDatabase, type Database } from '../../src/db/database.js';
+import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
+
+/** The executor's promises: statements alone commit on their own; a transaction commits whole or not at all. */
+for (const dialect of dialects) {
+  describe(`the executor: statements and transactions [${dialect}]`, function () {
+    this.timeout(60000);
+    let database: TestDatabase;
+    let db: Database;
+
+    before(async () => {
+      database = await createTestDatabase(dialect);
+      db = await openDatabase(database.url);
+      await db.execute('CREATE TABLE ledger (id VARCHAR(40) PRIMARY KEY, amount BIGINT NOT NULL)');
+    });
+    after(async () => {
+      await db.close();
+      await database.drop();
+    });
+    beforeEach(() => db.execute('DELETE FROM ledger'));
+
+    const ids = async (executor: Pick<Database, 'select'> = db) =>
+      (await executor.select<{ id: string }>('SELECT id FROM ledger ORDER BY id')).map((row) => row.id);
+
+    it('commits a transaction whole: its statements see each other, and others see them once it resolves', async () => {
+      const answer = await db.transaction(async (tx) => {
+        await tx.execute('INSERT INTO ledger (id, amount) VALUES ($1, $2)', ['a', 1]);
+        expect(await tx.execute('UPDATE ledger SET amount = amount + $2 WHERE id = $1', ['a', 2])).to.equal(1);
+        return ids(tx);
+      });
+      expect(answer).to.deep.equal(['a']);
+      expect(await db.select('SELECT id, amount FROM ledger')).to.deep.equal([{ id: 'a', amount: 3 }]);
+    });
+
+    it('rolls a transaction back when its work throws, and passes the error on', async () => {
+      const failure = await db
+        .transaction(async (tx) => {
+          await tx.execute('INSERT INTO ledger (id, amount) VALUES ($1, $2)', ['b', 1]);
+          throw new Error('changed my mind');
+        })
+        .catch((error: Error) => error);
+      expect((failure as Error).message).to.equal('changed my mind');
+      expect(await ids()).to.deep.equal([]);
+      // A statement the database refuses also rolls back what came before it.
+      await db
+        .transaction(async (tx) => {
+          await tx.execute('INSERT INTO ledger (id, amount) VALUES ($1, $2)', ['c', 1]);
+          await tx.execute('INSERT INTO ledger (id, amount) VALUES ($1, $2)', ['c', 2]);
+        })
+        .catch(() => undefined);
+      expect(await ids()).to.deep.equal([]);
+    });
+
+    it('runs 30 concurrent transactions and statements beside them without one failing or losing a write', async () => {
+      await db.execute('INSERT INTO ledger (id, amount) VALUES ($1, $2)', ['total', 0]);
+      const transactions = Array.from({ length: 30 }, (_, i) =>
+        db.transaction(async (tx) => {
+          await tx.execute('INSERT INTO ledger (id, amount) VALUES ($1, $2)', [`t${String(i).padStart(2, '0')}`, i]);
+          await tx.execute("UPDATE ledger SET amount = amount + 1 WHERE id = 'total'");
+        }),
+      );
+      const alone = Array.from({ length: 30 }, (_, i) => db.execute('INSERT INTO ledger (id, amount) VALUES ($1, $2)', [`s${String(i).padStart(2, '0')}`, i]));
+      await Promise.all([...transactions, ...alone]);
+      expect(await ids()).to.have.length(61);
+      expect(await db.select("SELECT amount FROM ledger WHERE id = 'total'")).to.deep.equal([{ amount: 30 }]);
+    });
+  });
+}
+
+describe('the executor on an in-memory SQLite database', () => {
+  it('keeps statements and transactions on its one connection, so they see one database', async () => {
+    const db = await openDatabase('sqlite::memory:');
+    try {
+      await db.execute('CREATE TABLE notes (id VARCHAR(10) PRIMARY KEY)');
+      await db.transaction((tx) => tx.execute("INSERT INTO notes (id) VALUES ('kept')"));
+      await db.transaction((tx) => tx.execute("INSERT INTO notes (id) VALUES ('dropped')").then(() => Promise.reject(new Error('no'))))
+        .catch(() => undefined);
+      expect(await db.select('SELECT id FROM notes')).to.deep.equal([{ id: 'kept' }]);
+    } finally {
+      await db.close();
+    }
+  });
+});
