@@ -28,11 +28,11 @@ export function hasRole(caller: Caller, needed: Role): boolean {
   return caller.role !== null && roleRank[caller.role] >= roleRank[needed];
 }
 
-function checkOrganization(organization: { status: string; trusted_origins: string }, origin: string | undefined): void {
+function checkOrganization(organization: { status: string; trusted_origins: string[] }, origin: string | undefined): void {
   if (organization.status !== 'active') {
     throw new GatewayError('no_active_organization', 'the organization of this credential is suspended');
   }
-  if (origin !== undefined && !(JSON.parse(organization.trusted_origins) as string[]).includes(origin)) {
+  if (origin !== undefined && !organization.trusted_origins.includes(origin)) {
     throw new GatewayError('untrusted_origin', `origin ${origin} is not trusted by this organization`);
   }
 }

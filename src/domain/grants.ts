@@ -1,5 +1,4 @@
-import { pageGrants } from '../db/repos/grants.js';
-import type { GrantRow } from '../db/repos/connections.js';
+import { pageGrants, type GrantRow } from '../db/repos/grants.js';
 import type { Database } from '../db/database.js';
 import { pageQuery, toPage } from './paging.js';
 import { isoTime } from './time.js';
@@ -28,7 +27,7 @@ function presentGrant(row: GrantRow): Grant {
     principal: row.principal,
     provider: row.provider,
     connection_id: row.connection_id,
-    scopes: JSON.parse(row.scopes) as string[],
+    scopes: row.scopes,
     state: row.state,
     created_at: isoTime(row.created_at),
     updated_at: isoTime(row.updated_at),

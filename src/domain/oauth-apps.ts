@@ -47,7 +47,7 @@ function present(gateway: Gateway, row: OAuthAppRow): OAuthApp {
   return {
     provider: row.provider,
     client_id: row.client_id,
-    scopes: JSON.parse(row.scopes) as string[],
+    scopes: row.scopes,
     created_at: isoTime(row.created_at),
     updated_at: isoTime(row.updated_at),
     redirect_uri: oauthRedirectUri(gateway.config),
@@ -78,7 +78,7 @@ export async function putOAuthApp(gateway: Gateway, organizationId: string, slug
     provider: slug,
     client_id: app.client_id,
     client_secret: gateway.keyring.encrypt(app.client_secret),
-    scopes: JSON.stringify([...new Set(app.scopes ?? [])]),
+    scopes: [...new Set(app.scopes ?? [])],
     created_at: now,
     updated_at: now,
   });
@@ -110,7 +110,7 @@ export async function resolveOAuthClient(gateway: Gateway, organizationId: strin
     return {
       client_id: own.client_id,
       client_secret: gateway.keyring.decrypt(own.client_secret),
-      scopes: JSON.parse(own.scopes) as string[],
+      scopes: own.scopes,
       managed: false,
     };
   }

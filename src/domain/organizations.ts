@@ -26,7 +26,7 @@ export function presentOrganization(row: OrganizationRow): Organization {
     id: row.id,
     name: row.name,
     status: row.status,
-    trusted_origins: JSON.parse(row.trusted_origins) as string[],
+    trusted_origins: row.trusted_origins,
     created_at: isoTime(row.created_at),
   };
 }
@@ -39,8 +39,8 @@ export async function createOrganization(db: Database, name: string): Promise<Or
     id: newId('org', now),
     name,
     status: 'active',
-    trusted_origins: '[]',
-    redirect_uris: '[]',
+    trusted_origins: [],
+    redirect_uris: [],
     created_at: now,
     updated_at: now,
   };
@@ -92,7 +92,7 @@ export function normaliseOrigin(origin: string): string {
 export async function setTrustedOrigins(db: Database, name: string, origins: string[]): Promise<Organization> {
   const org = await resolveOrganization(db, name);
   const normalised = [...new Set(origins.map(normaliseOrigin))];
-  const trusted_origins = JSON.stringify(normalised);
+  const trusted_origins = normalised;
   await updateOrganization(db, org.id, { trusted_origins });
   return presentOrganization({ ...org, trusted_origins });
 }

@@ -67,7 +67,7 @@ export function validateAllowlist(uris: string[], paramName = 'redirect_uris'): 
 async function allowlistOf(db: Database, organizationId: string): Promise<string[]> {
   const org = await findOrganizationById(db, organizationId);
   if (!org) throw new GatewayError('no_active_organization', 'the organization does not exist');
-  return JSON.parse(org.redirect_uris) as string[];
+  return org.redirect_uris;
 }
 
 export async function getRedirectAllowlist(db: Database, organizationId: string): Promise<RedirectAllowlist> {
@@ -77,7 +77,7 @@ export async function getRedirectAllowlist(db: Database, organizationId: string)
 /** Replaces the whole list in one statement; one bad entry rejects all of it. */
 export async function setRedirectAllowlist(db: Database, organizationId: string, uris: string[]): Promise<RedirectAllowlist> {
   const redirect_uris = validateAllowlist(uris);
-  await updateOrganization(db, organizationId, { redirect_uris: JSON.stringify(redirect_uris) });
+  await updateOrganization(db, organizationId, { redirect_uris });
   return { redirect_uris };
 }
 

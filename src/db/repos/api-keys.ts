@@ -1,5 +1,5 @@
 import type { Executor } from '../database.js';
-import type { OrganizationRow } from './organizations.js';
+import { decodeTrustedOrigins, type OrganizationRow } from './organizations.js';
 
 export type Role = 'owner' | 'admin' | 'member';
 
@@ -62,7 +62,7 @@ export async function findActiveKeyByHash(db: Executor, keyHash: string): Promis
       id: row.org_id,
       name: row.org_name,
       status: row.org_status as OrganizationRow['status'],
-      trusted_origins: row.org_origins,
+      trusted_origins: decodeTrustedOrigins(row.org_origins),
     },
   };
 }

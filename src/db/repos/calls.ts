@@ -1,3 +1,4 @@
+import { fromJsonText, toJsonText } from '../codecs.js';
 import type { Database, Executor } from '../database.js';
 import { selectPage, whereClause, type Condition, type PageQuery } from '../pages.js';
 
@@ -23,13 +24,24 @@ export interface CallRow {
   updated_at: number;
 }
 
+/** What a run received and answered (credentials already redacted), kept unless the run asked for zero retention. */
 export interface CaptureRow {
   call_id: string;
   organization_id: string;
-  input: string;
-  output: string | null;
+  input: unknown;
+  /** null: the run answered no output (a fault or a miss). */
+  output: unknown;
   created_at: number;
 }
+
+/** Input and output are JSON text at rest. */
+type StoredCapture = Omit<CaptureRow, 'input' | 'output'> & { input: string; output: string | null };
+
+const decodeCapture = (stored: StoredCapture): CaptureRow => ({
+  ...stored,
+  input: fromJsonText(stored.input),
+  output: stored.output === null ? null : fromJsonText(stored.output),
+});
 
 export interface CallFilters {
   task?: string;
@@ -79,7 +91,7 @@ export async function settleCall(db: Executor, id: string, s: CallSettlement): P
 export async function insertCapture(db: Executor, row: CaptureRow): Promise<void> {
   await db.execute(
     'INSERT INTO captures (call_id, organization_id, input, output, created_at) VALUES ($1, $2, $3, $4, $5)',
-    [row.call_id, row.organization_id, row.input, row.output, row.created_at],
+    [row.call_id, row.organization_id, toJsonText(row.input), row.output === null ? null : toJsonText(row.output), row.created_at],
   );
 }
 
@@ -113,8 +125,8 @@ export async function findCall(db: Executor, organizationId: string, id: string)
 }
 
 export async function findCapture(db: Executor, organizationId: string, callId: string): Promise<CaptureRow | null> {
-  const rows = await db.select<CaptureRow>('SELECT * FROM captures WHERE organization_id = $1 AND call_id = $2', [organizationId, callId]);
-  return rows[0] ?? null;
+  const [row] = await db.select<StoredCapture>('SELECT * FROM captures WHERE organization_id = $1 AND call_id = $2', [organizationId, callId]);
+  return row ? decodeCapture(row) : null;
 }
 
 /** Captures page by call id (time-ordered like every id). */
@@ -122,7 +134,7 @@ export async function pageCaptures(db: Executor, organizationId: string, { after
   const conditions: Condition[] = [['organization_id = ?', organizationId]];
   if (afterId !== undefined) conditions.push(['call_id < ?', afterId]);
   const { sql, bind } = whereClause(conditions);
-  return db.select<CaptureRow>(`SELECT * FROM captures${sql} ORDER BY call_id DESC LIMIT ${size + 1}`, bind);
+  return (await db.select<StoredCapture>(`SELECT * FROM captures${sql} ORDER BY call_id DESC LIMIT ${size + 1}`, bind)).map(decodeCapture);
 }
 
 /** The newest call of a connection, for its detail view. */

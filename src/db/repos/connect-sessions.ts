@@ -1,13 +1,14 @@
+import { fromJsonText, toJsonText } from '../codecs.js';
 import type { Executor } from '../database.js';
 import { selectPage, type Condition, type PageQuery } from '../pages.js';
 
-/** A connect_sessions row; `scopes` is JSON text, `code_verifier` is encrypted, hashes are SHA-256 hex. */
+/** A connect_sessions row; `code_verifier` is encrypted, hashes are SHA-256 hex. */
 export interface ConnectSessionRow {
   id: string;
   organization_id: string;
   principal: string;
   provider: string;
-  scopes: string;
+  scopes: string[];
   redirect_uri: string | null;
   secret_hash: string;
   status: 'pending' | 'completed';
@@ -21,6 +22,11 @@ export interface ConnectSessionRow {
   updated_at: number;
 }
 
+/** Scopes are JSON text at rest. */
+type StoredConnectSession = Omit<ConnectSessionRow, 'scopes'> & { scopes: string };
+
+const decode = (stored: StoredConnectSession): ConnectSessionRow => ({ ...stored, scopes: fromJsonText(stored.scopes) });
+
 export async function insertConnectSession(
   db: Executor,
   row: Pick<ConnectSessionRow, 'id' | 'organization_id' | 'principal' | 'provider' | 'scopes' | 'redirect_uri' | 'secret_hash' | 'expires_at' | 'created_at'>,
@@ -28,12 +34,13 @@ export async function insertConnectSession(
   await db.execute(
     `INSERT INTO connect_sessions (id, organization_id, principal, provider, scopes, redirect_uri, secret_hash, status, expires_at, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', $8, $9, $9)`,
-    [row.id, row.organization_id, row.principal, row.provider, row.scopes, row.redirect_uri, row.secret_hash, row.expires_at, row.created_at],
+    [row.id, row.organization_id, row.principal, row.provider, toJsonText(row.scopes), row.redirect_uri, row.secret_hash, row.expires_at, row.created_at],
   );
 }
 
 async function findOne(db: Executor, where: string, bind: unknown[]): Promise<ConnectSessionRow | null> {
-  return (await db.select<ConnectSessionRow>(`SELECT * FROM connect_sessions WHERE ${where}`, bind))[0] ?? null;
+  const [row] = await db.select<StoredConnectSession>(`SELECT * FROM connect_sessions WHERE ${where}`, bind);
+  return row ? decode(row) : null;
 }
 
 export function findConnectSession(db: Executor, organizationId: string, id: string): Promise<ConnectSessionRow | null> {
@@ -55,7 +62,7 @@ export function findConnectSessionById(db: Executor, id: string): Promise<Connec
 export type ConnectSessionStatusFilter = 'pending' | 'completed' | 'expired';
 
 /** Newest first; `expired` is a pending session past its expiry, `pending` one still before it. */
-export function pageConnectSessions(
+export async function pageConnectSessions(
   db: Executor,
   organizationId: string,
   filters: { principal?: string; status?: ConnectSessionStatusFilter },
@@ -67,7 +74,7 @@ export function pageConnectSessions(
   if (filters.status === 'completed') conditions.push(["status = 'completed'"]);
   if (filters.status === 'pending') conditions.push(["status = 'pending'"], ['expires_at > ?', now]);
   if (filters.status === 'expired') conditions.push(["status = 'pending'"], ['expires_at <= ?', now]);
-  return selectPage<ConnectSessionRow>(db, 'connect_sessions', conditions, page);
+  return (await selectPage<StoredConnectSession>(db, 'connect_sessions', conditions, page)).map(decode);
 }
 
 /** Binds a pending, unexpired session to a browser and to a new authorization attempt (state and verifier). */
@@ -113,13 +120,14 @@ export async function completeConnectSession(db: Executor, id: string, connectio
 }
 
 /** A principal's pending sessions to a provider without a redirect_uri that are open until at least `openUntil`, newest first. */
-export function openConnectSessionsFor(db: Executor, organizationId: string, principal: string, provider: string, openUntil: number): Promise<ConnectSessionRow[]> {
-  return db.select<ConnectSessionRow>(
+export async function openConnectSessionsFor(db: Executor, organizationId: string, principal: string, provider: string, openUntil: number): Promise<ConnectSessionRow[]> {
+  const rows = await db.select<StoredConnectSession>(
     `SELECT * FROM connect_sessions
       WHERE organization_id = $1 AND principal = $2 AND provider = $3 AND status = 'pending' AND redirect_uri IS NULL AND expires_at >= $4
       ORDER BY id DESC`,
     [organizationId, principal, provider, openUntil],
   );
+  return rows.map(decode);
 }
 
 /** Deletes sessions completed, or expired while pending, before `endedBefore`; returns how many. */

@@ -1,3 +1,4 @@
+import { fromFlag, fromJsonText, toFlag, toJsonText } from '../codecs.js';
 import type { Executor, Transaction } from '../database.js';
 import { selectPage, type Condition, type PageQuery } from '../pages.js';
 
@@ -11,9 +12,9 @@ export interface ConnectionRow {
   account_id: string | null;
   label: string | null;
   status: ConnectionStatus;
-  /** JSON array of scope names. */
-  scopes: string;
-  is_default: number;
+  scopes: string[];
+  /** The one connection a principal's runs use when it has several to a provider. */
+  is_default: boolean;
   /** The provider credential, encrypted with the keyring (see domain/connections/credentials.ts). */
   credential: string;
   credential_expires_at: number | null;
@@ -22,26 +23,23 @@ export interface ConnectionRow {
   last_used_at: number | null;
 }
 
-export interface GrantRow {
-  id: string;
-  organization_id: string;
-  principal: string;
-  provider: string;
-  connection_id: string;
-  scopes: string;
-  state: 'active' | 'revoked';
-  created_at: number;
-  updated_at: number;
+/** Scopes are JSON text and the default flag 0/1 at rest. */
+type StoredConnection = Omit<ConnectionRow, 'scopes' | 'is_default'> & { scopes: string; is_default: number | string };
+
+const decode = (stored: StoredConnection): ConnectionRow => ({ ...stored, scopes: fromJsonText(stored.scopes), is_default: fromFlag(stored.is_default) });
+
+async function selectConnections(db: Executor, sql: string, bind: unknown[]): Promise<ConnectionRow[]> {
+  return (await db.select<StoredConnection>(sql, bind)).map(decode);
 }
 
 export async function findConnection(db: Executor, organizationId: string, id: string): Promise<ConnectionRow | null> {
-  const rows = await db.select<ConnectionRow>('SELECT * FROM connections WHERE organization_id = $1 AND id = $2', [organizationId, id]);
+  const rows = await selectConnections(db, 'SELECT * FROM connections WHERE organization_id = $1 AND id = $2', [organizationId, id]);
   return rows[0] ?? null;
 }
 
 /** A connection by id alone, for work that starts from a connection (a refused credential, a refresh). */
 export async function findConnectionById(db: Executor, id: string): Promise<ConnectionRow | null> {
-  const rows = await db.select<ConnectionRow>('SELECT * FROM connections WHERE id = $1', [id]);
+  const rows = await selectConnections(db, 'SELECT * FROM connections WHERE id = $1', [id]);
   return rows[0] ?? null;
 }
 
@@ -53,7 +51,7 @@ export async function findConnectionByAccount(
   provider: string,
   accountId: string,
 ): Promise<ConnectionRow | null> {
-  const rows = await db.select<ConnectionRow>(
+  const rows = await selectConnections(db, 
     `SELECT * FROM connections WHERE organization_id = $1 AND principal = $2 AND provider = $3 AND account_id = $4
       ORDER BY id DESC LIMIT 1`,
     [organizationId, principal, provider, accountId],
@@ -63,7 +61,8 @@ export async function findConnectionByAccount(
 
 /** Connections not revoked (active or needing re-auth) of a principal to a provider, oldest first. */
 export function liveConnections(db: Executor, organizationId: string, principal: string, provider: string): Promise<ConnectionRow[]> {
-  return db.select<ConnectionRow>(
+  return selectConnections(
+    db,
     `SELECT * FROM connections WHERE organization_id = $1 AND principal = $2 AND provider = $3 AND status <> 'revoked'
       ORDER BY id ASC`,
     [organizationId, principal, provider],
@@ -75,7 +74,7 @@ export async function insertConnection(tx: Transaction, row: ConnectionRow): Pro
     `INSERT INTO connections (id, organization_id, provider, principal, account_id, label, status, scopes, is_default, credential,
                               credential_expires_at, created_at, updated_at, last_used_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-    [row.id, row.organization_id, row.provider, row.principal, row.account_id, row.label, row.status, row.scopes, row.is_default,
+    [row.id, row.organization_id, row.provider, row.principal, row.account_id, row.label, row.status, toJsonText(row.scopes), toFlag(row.is_default),
       row.credential, row.credential_expires_at, row.created_at, row.updated_at, row.last_used_at],
   );
 }
@@ -89,7 +88,7 @@ export async function reactivateConnection(
   await tx.execute(
     `UPDATE connections SET status = 'active', label = $2, scopes = $3, is_default = $4, credential = $5, credential_expires_at = $6,
             updated_at = $7 WHERE id = $1`,
-    [id, changes.label, changes.scopes, changes.is_default, changes.credential, changes.credential_expires_at, changes.updated_at],
+    [id, changes.label, toJsonText(changes.scopes), toFlag(changes.is_default), changes.credential, changes.credential_expires_at, changes.updated_at],
   );
 }
 
@@ -140,7 +139,7 @@ export async function touchConnection(db: Executor, id: string, now: number): Pr
   await db.execute('UPDATE connections SET last_used_at = $2 WHERE id = $1', [id, now]);
 }
 
-export function pageConnections(
+export async function pageConnections(
   db: Executor,
   organizationId: string,
   filters: { principal?: string; provider?: string },
@@ -149,25 +148,50 @@ export function pageConnections(
   const conditions: Condition[] = [['organization_id = ?', organizationId]];
   if (filters.principal !== undefined) conditions.push(['principal = ?', filters.principal]);
   if (filters.provider !== undefined) conditions.push(['provider = ?', filters.provider]);
-  return selectPage<ConnectionRow>(db, 'connections', conditions, page);
+  return (await selectPage<StoredConnection>(db, 'connections', conditions, page)).map(decode);
 }
 
-export async function insertGrant(tx: Transaction, row: GrantRow): Promise<void> {
-  await tx.execute(
-    `INSERT INTO grants (id, organization_id, principal, provider, connection_id, scopes, state, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    [row.id, row.organization_id, row.principal, row.provider, row.connection_id, row.scopes, row.state, row.created_at, row.updated_at],
+/**
+ * Active connections whose credential expires within (now, until] and whose current expiry the
+ * connection.expiring scan has not examined yet, soonest first.
+ */
+export async function unexaminedExpiringConnections(db: Executor, now: number, until: number, limit: number): Promise<ConnectionRow[]> {
+  return selectConnections(
+    db,
+    `SELECT * FROM connections
+      WHERE status = 'active' AND credential_expires_at > $1 AND credential_expires_at <= $2
+        AND (expiring_checked_for IS NULL OR expiring_checked_for <> credential_expires_at)
+      ORDER BY credential_expires_at, id
+      LIMIT ${Math.floor(limit)}`,
+    [now, until],
   );
 }
 
-export async function updateActiveGrantScopes(tx: Transaction, connectionId: string, scopes: string, now: number): Promise<number> {
-  return tx.execute(`UPDATE grants SET scopes = $2, updated_at = $3 WHERE connection_id = $1 AND state = 'active'`, [connectionId, scopes, now]);
+/**
+ * Records that the scan examined this connection's current expiry. Conditional, so when several
+ * processes scan at once exactly one of them gets true (and announces it).
+ */
+export async function markExpiryExamined(tx: Transaction, connectionId: string, expiresAt: number): Promise<boolean> {
+  const changed = await tx.execute(
+    `UPDATE connections SET expiring_checked_for = $1
+      WHERE id = $2 AND status = 'active' AND credential_expires_at = $1
+        AND (expiring_checked_for IS NULL OR expiring_checked_for <> $1)`,
+    [expiresAt, connectionId],
+  );
+  return changed > 0;
 }
 
-export async function revokeGrantsOfConnection(tx: Transaction, connectionId: string, now: number): Promise<void> {
-  await tx.execute(`UPDATE grants SET state = 'revoked', updated_at = $2 WHERE connection_id = $1 AND state = 'active'`, [connectionId, now]);
+export interface ActiveConnectionOwner {
+  principal: string;
+  provider: string;
 }
 
-export function grantsOfConnection(db: Executor, connectionId: string): Promise<GrantRow[]> {
-  return db.select<GrantRow>('SELECT * FROM grants WHERE connection_id = $1 ORDER BY id DESC', [connectionId]);
+/** Which of `principals` hold an active connection to which provider in the organization (read-only). */
+export async function activeConnectionOwners(db: Executor, organizationId: string, principals: string[]): Promise<ActiveConnectionOwner[]> {
+  const binds = principals.map((_, position) => `$${position + 2}`).join(', ');
+  return db.select<ActiveConnectionOwner>(
+    `SELECT DISTINCT principal, provider FROM connections
+      WHERE organization_id = $1 AND status = 'active' AND principal IN (${binds})`,
+    [organizationId, ...principals],
+  );
 }

@@ -1,43 +1,56 @@
+import { fromJsonText, toJsonText } from '../codecs.js';
 import type { Executor } from '../database.js';
 
 export interface OrganizationRow {
   id: string;
   name: string;
   status: 'active' | 'suspended';
-  /** JSON array of origins allowed to call with an Origin header. */
-  trusted_origins: string;
-  /** JSON array of allowlisted connect callbacks. */
-  redirect_uris: string;
+  /** Origins allowed to call with an Origin header. */
+  trusted_origins: string[];
+  /** Allowlisted connect callbacks. */
+  redirect_uris: string[];
   created_at: number;
   updated_at: number;
 }
 
 const COLUMNS = 'id, name, status, trusted_origins, redirect_uris, created_at, updated_at';
 
+/** The lists are JSON text at rest. */
+type StoredOrganization = Omit<OrganizationRow, 'trusted_origins' | 'redirect_uris'> & { trusted_origins: string; redirect_uris: string };
+
+const decode = (stored: StoredOrganization): OrganizationRow => ({
+  ...stored,
+  trusted_origins: fromJsonText(stored.trusted_origins),
+  redirect_uris: fromJsonText(stored.redirect_uris),
+});
+
+/** An organization's trusted origins as the callers' lookups read them (JSON text at rest). */
+export const decodeTrustedOrigins = (text: string): string[] => fromJsonText(text);
+
 export async function insertOrganization(db: Executor, row: OrganizationRow): Promise<void> {
   await db.execute(`INSERT INTO organizations (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
     row.id,
     row.name,
     row.status,
-    row.trusted_origins,
-    row.redirect_uris,
+    toJsonText(row.trusted_origins),
+    toJsonText(row.redirect_uris),
     row.created_at,
     row.updated_at,
   ]);
 }
 
 export async function findOrganizationByName(db: Executor, name: string): Promise<OrganizationRow | null> {
-  const [found] = await db.select<OrganizationRow>(`SELECT ${COLUMNS} FROM organizations WHERE name = $1`, [name]);
-  return found ?? null;
+  const [found] = await db.select<StoredOrganization>(`SELECT ${COLUMNS} FROM organizations WHERE name = $1`, [name]);
+  return found ? decode(found) : null;
 }
 
 export async function findOrganizationById(db: Executor, id: string): Promise<OrganizationRow | null> {
-  const [found] = await db.select<OrganizationRow>(`SELECT ${COLUMNS} FROM organizations WHERE id = $1`, [id]);
-  return found ?? null;
+  const [found] = await db.select<StoredOrganization>(`SELECT ${COLUMNS} FROM organizations WHERE id = $1`, [id]);
+  return found ? decode(found) : null;
 }
 
-export function listOrganizationRows(db: Executor): Promise<OrganizationRow[]> {
-  return db.select<OrganizationRow>(`SELECT ${COLUMNS} FROM organizations ORDER BY created_at ASC, id ASC`);
+export async function listOrganizationRows(db: Executor): Promise<OrganizationRow[]> {
+  return (await db.select<StoredOrganization>(`SELECT ${COLUMNS} FROM organizations ORDER BY created_at ASC, id ASC`)).map(decode);
 }
 
 export async function countOrganizations(db: Executor): Promise<number> {
@@ -55,6 +68,6 @@ export async function updateOrganization(
   await db.execute(`UPDATE organizations SET ${['updated_at = $2', ...assignments].join(', ')} WHERE id = $1`, [
     id,
     Date.now(),
-    ...columns.map((column) => changes[column]),
+    ...columns.map((column) => (column === 'status' ? changes.status : toJsonText(changes[column]))),
   ]);
 }

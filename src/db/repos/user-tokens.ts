@@ -1,6 +1,6 @@
 import type { Executor } from '../database.js';
 import { selectPage, type PageQuery } from '../pages.js';
-import type { OrganizationRow } from './organizations.js';
+import { decodeTrustedOrigins, type OrganizationRow } from './organizations.js';
 
 export interface UserTokenRow {
   id: string;
@@ -75,7 +75,7 @@ export async function findLiveTokenByHash(db: Executor, tokenHash: string, now: 
       id: String(row.org_id),
       name: String(row.org_name),
       status: row.org_status as OrganizationRow['status'],
-      trusted_origins: String(row.org_origins),
+      trusted_origins: decodeTrustedOrigins(String(row.org_origins)),
     },
   };
 }

@@ -57,8 +57,8 @@ export function presentCall(row: CallRow): Call {
 export function presentCapture(row: CaptureRow): Capture {
   return {
     call_id: row.call_id,
-    input: JSON.parse(row.input),
-    output: row.output === null ? null : JSON.parse(row.output),
+    input: row.input,
+    output: row.output,
     created_at: isoTime(row.created_at),
   };
 }

@@ -5,17 +5,14 @@ import {
   findConnection,
   findConnectionByAccount,
   findConnectionById,
-  grantsOfConnection,
   insertConnection,
-  insertGrant,
   liveConnections,
   pageConnections,
   reactivateConnection,
-  revokeGrantsOfConnection,
   setConnectionLabel,
   setDefaultConnection,
-  updateActiveGrantScopes,
 } from '../../db/repos/connections.js';
+import { grantsOfConnection, insertGrant, revokeGrantsOfConnection, updateActiveGrantScopes } from '../../db/repos/grants.js';
 import type { Caller } from '../callers.js';
 import { GatewayError, invalidInput } from '../errors.js';
 import type { Gateway } from '../gateway.js';
@@ -115,7 +112,7 @@ export async function saveConsentedConnection(gateway: Gateway, attach: Consente
   const { db } = gateway;
   const sealed = sealCredential(gateway.keyring, attach.credential);
   const expiresAt = attach.credential.type === 'oauth2' ? attach.credential.expires_at ?? null : null;
-  const scopes = JSON.stringify(attach.scopes);
+  const { scopes } = attach;
   const row = await db.transaction(async (t) => {
     const { organizationId, principal, provider } = attach;
     const existing = attach.accountId === null ? null : await findConnectionByAccount(t, organizationId, principal, provider, attach.accountId);
@@ -125,7 +122,7 @@ export async function saveConsentedConnection(gateway: Gateway, attach: Consente
     if (existing) {
       id = existing.id;
       const othersLive = live.filter((c) => c.id !== existing.id).length;
-      const isDefault = existing.status === 'revoked' ? Number(othersLive === 0) : Number(existing.is_default);
+      const isDefault = existing.status === 'revoked' ? othersLive === 0 : existing.is_default;
       await reactivateConnection(t, id, {
         label: attach.label ?? existing.label,
         scopes,
@@ -147,7 +144,7 @@ export async function saveConsentedConnection(gateway: Gateway, attach: Consente
         label: attach.label,
         status: 'active',
         scopes,
-        is_default: Number(live.length === 0),
+        is_default: live.length === 0,
         credential: sealed,
         credential_expires_at: expiresAt,
         created_at: now,
@@ -165,7 +162,7 @@ export async function saveConsentedConnection(gateway: Gateway, attach: Consente
   return presentConnection(row);
 }
 
-async function writeGrant(t: Transaction, attach: ConsentedConnection, connectionId: string, scopes: string, now: number) {
+async function writeGrant(t: Transaction, attach: ConsentedConnection, connectionId: string, scopes: string[], now: number) {
   await insertGrant(t, {
     id: newId('grant', now),
     organization_id: attach.organizationId,
@@ -251,7 +248,7 @@ export async function revokeConnection(
     const current = await visibleConnection(t, organizationId, id, principal);
     if (!(await changeConnectionStatus(t, id, ['active', 'needs_reauth'], 'revoked', now))) return { row: current, revoked: false };
     await revokeGrantsOfConnection(t, id, now);
-    if (Number(current.is_default) === 1) {
+    if (current.is_default) {
       const remaining = await liveConnections(t, organizationId, current.principal, current.provider);
       if (remaining.length === 1) await setDefaultConnection(t, organizationId, current.principal, current.provider, remaining[0].id, now);
     }

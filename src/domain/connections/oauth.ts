@@ -23,7 +23,7 @@ function needsRefresh(credential: OAuthCredential, now: number): boolean {
  */
 export async function reconnectUrl(gateway: Gateway, row: ConnectionRow): Promise<string | undefined> {
   const provider = gateway.catalog.providers.get(row.provider);
-  return provider ? runConnectLink(gateway, row.organization_id, row.principal, provider, JSON.parse(row.scopes) as string[]) : undefined;
+  return provider ? runConnectLink(gateway, row.organization_id, row.principal, provider, row.scopes) : undefined;
 }
 
 async function refused(gateway: Gateway, provider: Provider, row: ConnectionRow): Promise<GatewayError> {

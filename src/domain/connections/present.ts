@@ -1,5 +1,6 @@
 import type { CallRow } from '../../db/repos/calls.js';
-import type { ConnectionRow, ConnectionStatus, GrantRow } from '../../db/repos/connections.js';
+import type { ConnectionRow, ConnectionStatus } from '../../db/repos/connections.js';
+import type { GrantRow } from '../../db/repos/grants.js';
 import { isoTime } from '../time.js';
 
 /** The public Connection record: what the API, webhooks and hosted pages show. Never a secret. */
@@ -30,8 +31,8 @@ export function presentConnection(row: ConnectionRow): Connection {
     account_id: row.account_id,
     label: row.label,
     status: row.status,
-    scopes: JSON.parse(row.scopes) as string[],
-    default: Number(row.is_default) === 1,
+    scopes: row.scopes,
+    default: row.is_default,
     created_at: isoTime(Number(row.created_at)),
     updated_at: isoTime(Number(row.updated_at)),
     last_used_at: row.last_used_at === null ? null : isoTime(Number(row.last_used_at)),
@@ -43,7 +44,7 @@ export function presentConnectionDetail(row: ConnectionRow, grants: GrantRow[], 
     ...presentConnection(row),
     grants: grants.map((grant) => ({
       id: grant.id,
-      scopes: JSON.parse(grant.scopes) as string[],
+      scopes: grant.scopes,
       state: grant.state,
       created_at: isoTime(Number(grant.created_at)),
       updated_at: isoTime(Number(grant.updated_at)),

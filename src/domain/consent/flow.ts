@@ -67,7 +67,7 @@ async function viewOf(gateway: Gateway, session: ConnectSessionRow): Promise<Con
     session,
     organizationName: organization.name,
     provider: oauthProvider(gateway, session.provider),
-    scopes: JSON.parse(session.scopes) as string[],
+    scopes: session.scopes,
   };
 }
 
@@ -84,7 +84,7 @@ export async function openConnectLink(gateway: Gateway, secret: string, now = Da
 async function startAttempt(gateway: Gateway, session: ConnectSessionRow, browserSecret: string, now: number): Promise<string> {
   const { provider } = await viewOf(gateway, session);
   const client = await resolveOAuthClient(gateway, session.organization_id, provider.slug);
-  const attempt = await startAuthorization(provider.auth, client.client_id, oauthRedirectUri(gateway.config), JSON.parse(session.scopes) as string[]);
+  const attempt = await startAuthorization(provider.auth, client.client_id, oauthRedirectUri(gateway.config), session.scopes);
   const bound = await bindConnectSession(
     gateway.db,
     session.id,

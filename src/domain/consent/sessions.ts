@@ -60,7 +60,7 @@ export function presentConnectSession(row: ConnectSessionRow, now = Date.now()):
     status: sessionStatus(row, now),
     principal: row.principal,
     provider: row.provider,
-    scopes: JSON.parse(row.scopes) as string[],
+    scopes: row.scopes,
     redirect_uri: row.redirect_uri,
     ...(row.connection_id ? { connection_id: row.connection_id } : {}),
     created_at: isoTime(row.created_at),
@@ -137,7 +137,7 @@ async function insertSession(
     organization_id: organizationId,
     principal: fields.principal,
     provider: fields.provider,
-    scopes: JSON.stringify(fields.scopes),
+    scopes: fields.scopes,
     redirect_uri: fields.redirect_uri,
     secret_hash: hashSecret(fields.secret),
     expires_at: expiresAt,
@@ -163,8 +163,7 @@ export async function createConnectSession(
   );
 }
 
-function sameScopes(stored: string, wanted: string[]): boolean {
-  const held = JSON.parse(stored) as string[];
+function sameScopes(held: string[], wanted: string[]): boolean {
   return held.length === wanted.length && wanted.every((scope) => held.includes(scope));
 }
 

@@ -1,4 +1,4 @@
-import { activeConnectionOwners } from '../../db/repos/readiness.js';
+import { activeConnectionOwners } from '../../db/repos/connections.js';
 import type { Provider, Task } from '../catalog/types.js';
 import type { Gateway } from '../gateway.js';
 import { ORGANIZATION, isUserPrincipal } from '../principals.js';

@@ -56,7 +56,7 @@ async function usable(ctx: Context, route: Route, connection: ConnectionRow): Pr
       url ? { reconnect_url: url } : {},
     );
   }
-  const held = JSON.parse(connection.scopes) as string[];
+  const held = connection.scopes;
   const missing = route.task.scopes.filter((scope) => !held.includes(scope));
   if (missing.length && provider.auth.type === 'oauth2') {
     const link = await connectLink(ctx, provider, [...held, ...route.task.scopes]);
@@ -79,7 +79,7 @@ async function pickConnection(ctx: Context, principal: string, provider: Provide
   const { account } = ctx.request;
   const matching = account === undefined ? live : live.filter((c) => c.account_id === account || c.label === account);
   if (!matching.length) return null;
-  const chosen = matching.length === 1 ? matching[0] : account === undefined ? matching.find((c) => Number(c.is_default) === 1) : undefined;
+  const chosen = matching.length === 1 ? matching[0] : account === undefined ? matching.find((c) => c.is_default) : undefined;
   if (chosen) return chosen;
   throw new GatewayError(
     'connection_ambiguous',

@@ -80,12 +80,19 @@ function elapsed(ctx: CallContext): number {
   return Math.round(performance.now() - ctx.started);
 }
 
-/** Captured text never holds a credential, even when a provider echoes one back. */
-function redacted(value: unknown, secrets: string[]): string {
-  let text = JSON.stringify(value ?? null);
+/** A capture never holds a credential, even when a provider echoes one back in a text or a key. */
+function redacted(value: unknown, secrets: string[]): unknown {
   // Longest first, so "Token <key>" goes whole before "<key>" alone.
-  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) if (secret.length >= 4) text = text.split(secret).join('[redacted]');
-  return text;
+  const hidden = secrets.filter((secret) => secret.length >= 4).sort((a, b) => b.length - a.length);
+  if (!hidden.length) return value ?? null;
+  const inText = (text: string) => hidden.reduce((kept, secret) => kept.split(secret).join('[redacted]'), text);
+  const walk = (node: unknown): unknown => {
+    if (typeof node === 'string') return inText(node);
+    if (Array.isArray(node)) return node.map(walk);
+    if (node && typeof node === 'object') return Object.fromEntries(Object.entries(node).map(([key, item]) => [inText(key), walk(item)]));
+    return node;
+  };
+  return walk(value ?? null);
 }
 
 async function capture(ctx: CallContext, callId: string, output: unknown, secrets: string[], now: number): Promise<void> {

@@ -1,4 +1,4 @@
-import { markExpiryExamined, unexaminedExpiringConnections } from '../../db/repos/webhook-expiring.js';
+import { markExpiryExamined, unexaminedExpiringConnections } from '../../db/repos/connections.js';
 import type { BackgroundTask } from '../background.js';
 import { openCredential } from '../connections/credentials.js';
 import { presentConnection } from '../connections/present.js';
