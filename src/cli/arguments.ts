@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { PRINCIPAL_PATTERN } from '../domain/principals.js';
+import { PRINCIPAL_FORMAT, PRINCIPAL_PATTERN } from '../domain/principals.js';
 
 /**
  * Checks of argument and option values. A value they refuse is a usage error: commander prints one
@@ -17,7 +17,7 @@ export function boundedText(max: number): (value: string) => string {
 }
 
 export function principal(value: string): string {
-  if (!PRINCIPAL_PATTERN.test(value)) throw new InvalidArgumentError('must be "organization" or "user:<id>" (1-128 of A-Z a-z 0-9 . _ : @ + -)');
+  if (!PRINCIPAL_PATTERN.test(value)) throw new InvalidArgumentError(PRINCIPAL_FORMAT);
   return value;
 }
 

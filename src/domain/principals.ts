@@ -4,6 +4,9 @@ import type { Caller } from './callers.js';
 /** A principal: `organization` or `user:<id>`, id of 1-128 letters, digits and `._:@+-`. */
 export const PRINCIPAL_PATTERN = /^(organization|user:[A-Za-z0-9._:@+-]{1,128})$/;
 
+/** What a value refused by PRINCIPAL_PATTERN must be, as every refusal (API or CLI) says it. */
+export const PRINCIPAL_FORMAT = 'must be "organization" or "user:<id>" (1-128 of A-Z a-z 0-9 . _ : @ + -)';
+
 export const ORGANIZATION = 'organization';
 
 export function isUserPrincipal(principal: string): boolean {

@@ -5,7 +5,7 @@ import { GatewayError, invalidInput } from './errors.js';
 import { newId } from './ids.js';
 import { pageQuery, toPage } from './paging.js';
 import { recordPrincipalUse } from './principal-directory.js';
-import { PRINCIPAL_PATTERN } from './principals.js';
+import { PRINCIPAL_FORMAT, PRINCIPAL_PATTERN } from './principals.js';
 import { hashSecret, newSecret } from './secrets.js';
 import { isoTime } from './time.js';
 
@@ -43,8 +43,8 @@ export interface NewUserBoundToken {
 /** The HTTP route validates with joi first; this guards every other caller (the CLI) with the same rules. */
 function checkRequest({ principal, expires_in = TOKEN_LIFETIME.default }: NewUserBoundToken): number {
   if (!PRINCIPAL_PATTERN.test(principal)) {
-    throw invalidInput(`principal "${principal}" must be "organization" or "user:<id>"`, [
-      { name: 'principal', reason: 'must be "organization" or "user:<id>" (1-128 of A-Z a-z 0-9 . _ : @ + -)' },
+    throw invalidInput(`principal "${principal}" ${PRINCIPAL_FORMAT}`, [
+      { name: 'principal', reason: PRINCIPAL_FORMAT },
     ]);
   }
   if (!Number.isInteger(expires_in) || expires_in < TOKEN_LIFETIME.min || expires_in > TOKEN_LIFETIME.max) {

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { PRINCIPAL_PATTERN } from '../domain/principals.js';
+import { PRINCIPAL_FORMAT, PRINCIPAL_PATTERN } from '../domain/principals.js';
 
 /** Bounded text forbids NUL characters and lone surrogates. */
 function wellFormed(value: string, helpers: Joi.CustomHelpers) {
@@ -21,7 +21,7 @@ export const fields = {
       .max(140)
       .custom(wellFormed)
       .pattern(PRINCIPAL_PATTERN)
-      .messages({ ...messages, 'string.pattern.base': '{{#label}} must be "organization" or "user:<id>" (1-128 of A-Z a-z 0-9 . _ : @ + -)' }),
+      .messages({ ...messages, 'string.pattern.base': `{{#label}} ${PRINCIPAL_FORMAT}` }),
   pathId: () => fields.text(100),
   cursor: () => fields.text(100),
   url: (max: number) => fields.text(max).uri({ scheme: ['http', 'https'] }),
