@@ -1,13 +1,11 @@
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { openDatabase } from '../../src/db/database.js';
 import { hashSecret } from '../../src/domain/secrets.js';
 import { PLATFORM_KEY, startRunFakes } from '../fixtures/run-providers.js';
 import { createTestDatabase, dialects, type Dialect, type TestDatabase } from '../support/databases.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
+import { dumpDatabase } from '../support/storage.js';
 import { projectRoot, runGateway, startGateway, type RunningGateway } from '../support/process.js';
 import { eventually, startReceiver, type Receiver } from '../support/webhook-receiver.js';
 
@@ -19,7 +17,6 @@ import { eventually, startReceiver, type Receiver } from '../support/webhook-rec
  * dump of the database, and the log holds no stack trace, SQL or Authorization header.
  */
 
-const execFileAsync = promisify(execFile);
 const fakes = await startRunFakes();
 after(() => fakes.close());
 
@@ -99,23 +96,6 @@ async function send(server: RunningGateway, method: string, route: string, optio
 function expectStatus(reply: Reply, status: number): Reply {
   expect(reply.status, reply.text.slice(0, 500)).to.equal(status);
   return reply;
-}
-
-/** Every row of every table: `pg_dump` of the throwaway Postgres database, or SELECT * of each SQLite table. */
-async function dumpDatabase(dialect: Dialect, database: TestDatabase): Promise<string> {
-  if (dialect === 'postgres') {
-    const { stdout } = await execFileAsync('pg_dump', ['--data-only', '--no-owner', database.url], { maxBuffer: 64 * 1024 * 1024 });
-    return stdout;
-  }
-  const db = await openDatabase(database.url);
-  try {
-    const tables = await db.select<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'");
-    const parts: string[] = [];
-    for (const { name } of tables) parts.push(name, JSON.stringify(await db.select(`SELECT * FROM "${name}"`)));
-    return parts.join('\n');
-  } finally {
-    await db.close();
-  }
 }
 
 function answerAsProviders(redirectTarget: FakeProvider): void {

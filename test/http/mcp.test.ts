@@ -3,6 +3,7 @@ import { pino } from 'pino';
 import { startRunFakes } from '../fixtures/run-providers.js';
 import { createHarness, eachDialect, problem, type Harness } from '../support/harness.js';
 import { dialects } from '../support/databases.js';
+import { setOrganizationStatus, setTrustedOrigins } from '../../src/domain/organizations.js';
 import { issueUserToken } from '../../src/domain/tokens.js';
 
 const fakes = await startRunFakes();
@@ -167,7 +168,7 @@ eachDialect(
 
     it('serves a browser on a trusted origin: the preflight allows the MCP and svc-* headers, the answer the origin', async () => {
       const origin = 'https://agent.example';
-      await h().gateway.db.execute('UPDATE organizations SET trusted_origins = $1', [JSON.stringify([origin])]);
+      await setTrustedOrigins(h().gateway.db, 'default', [origin]);
       try {
         const preflight = await h().request({
           method: 'OPTIONS',
@@ -182,17 +183,17 @@ eachDialect(
         expect(res.headers['access-control-allow-origin']).to.equal(origin);
         expect(res.headers['access-control-expose-headers']).to.include('svc-catalog-version');
       } finally {
-        await h().gateway.db.execute(`UPDATE organizations SET trusted_origins = '[]'`);
+        await setTrustedOrigins(h().gateway.db, 'default', []);
       }
     });
 
     it('keeps the organization checks of REST: untrusted origins and suspended organizations', async () => {
       problem(await rpc(h(), 'tools/list', {}, { headers: { origin: 'https://evil.example' } }), 403, 'untrusted_origin');
-      await h().gateway.db.execute(`UPDATE organizations SET status = 'suspended'`);
+      await setOrganizationStatus(h().gateway.db, 'default', 'suspended');
       try {
         problem(await rpc(h(), 'tools/list', {}), 403, 'no_active_organization');
       } finally {
-        await h().gateway.db.execute(`UPDATE organizations SET status = 'active'`);
+        await setOrganizationStatus(h().gateway.db, 'default', 'active');
       }
     });
 

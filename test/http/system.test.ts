@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { revokeApiKey } from '../../src/domain/api-keys.js';
+import { setOrganizationStatus, setTrustedOrigins } from '../../src/domain/organizations.js';
 import { eachDialect, problem } from '../support/harness.js';
 
 eachDialect('system routes and callers', (h) => {
@@ -27,29 +29,29 @@ eachDialect('system routes and callers', (h) => {
     problem(await h().request({ method: 'GET', url: '/v1/me', headers: { authorization: 'Bearer something' } }), 401, 'invalid_token');
     const key = await h().keyWithRole('member');
     const id = (await h().request({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${key}` } })).json.key.id;
-    await h().gateway.db.execute('UPDATE api_keys SET revoked_at = $1 WHERE id = $2', [Date.now(), id]);
+    await revokeApiKey(h().gateway.db, h().organizationId, id);
     problem(await h().request({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${key}` } }), 401, 'invalid_token');
   });
 
   it('answers 403 no_active_organization while the organization is suspended', async () => {
     const { db } = h().gateway;
-    await db.execute(`UPDATE organizations SET status = 'suspended'`);
+    await setOrganizationStatus(db, 'default', 'suspended');
     try {
       problem(await h().request({ method: 'GET', url: '/v1/me' }), 403, 'no_active_organization');
     } finally {
-      await db.execute(`UPDATE organizations SET status = 'active'`);
+      await setOrganizationStatus(db, 'default', 'active');
     }
   });
 
   it('answers 403 untrusted_origin for an Origin not on the trusted list, and passes trusted ones', async () => {
     const { db } = h().gateway;
     problem(await h().request({ method: 'GET', url: '/v1/me', headers: { origin: 'https://evil.example' } }), 403, 'untrusted_origin');
-    await db.execute(`UPDATE organizations SET trusted_origins = $1`, [JSON.stringify(['https://app.example'])]);
+    await setTrustedOrigins(db, 'default', ['https://app.example']);
     try {
       expect((await h().request({ method: 'GET', url: '/v1/me', headers: { origin: 'https://app.example' } })).statusCode).to.equal(200);
       problem(await h().request({ method: 'GET', url: '/v1/me', headers: { origin: 'https://evil.example' } }), 403, 'untrusted_origin');
     } finally {
-      await db.execute(`UPDATE organizations SET trusted_origins = '[]'`);
+      await setTrustedOrigins(db, 'default', []);
     }
   });
 

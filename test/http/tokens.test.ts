@@ -1,8 +1,9 @@
 import { expect } from 'chai';
-import { createOrganization } from '../../src/domain/organizations.js';
+import { createOrganization, setOrganizationStatus } from '../../src/domain/organizations.js';
 import { hashSecret } from '../../src/domain/secrets.js';
 import { issueUserToken } from '../../src/domain/tokens.js';
 import { eachDialect, problem, type Harness } from '../support/harness.js';
+import { storedRow } from '../support/storage.js';
 
 const bearer = (secret: string) => ({ authorization: `Bearer ${secret}` });
 
@@ -36,10 +37,10 @@ eachDialect('principal-bound tokens: issue, list, revoke', (h) => {
 
   it('stores only the hash of the token', async () => {
     const res = await h().request({ method: 'POST', url: '/v1/tokens', payload: { principal: 'user:hash-check' } });
-    const rows = await h().gateway.db.select<Record<string, unknown>>('SELECT * FROM user_tokens WHERE id = $1', [res.json.id]);
-    expect(rows).to.have.length(1);
-    expect(rows[0].token_hash).to.equal(hashSecret(res.json.token));
-    expect(JSON.stringify(rows[0])).to.not.include(res.json.token.slice('gw_user_'.length));
+    const row = await storedRow(h().gateway.db, 'user_tokens', res.json.id);
+    expect(row).to.not.equal(undefined);
+    expect(row!.token_hash).to.equal(hashSecret(res.json.token));
+    expect(JSON.stringify(row)).to.not.include(res.json.token.slice('gw_user_'.length));
   });
 
   it('answers bad requests with 400 invalid_input naming the field', async () => {
@@ -199,11 +200,11 @@ eachDialect('principal-bound tokens: what a token may do', (h) => {
 
   it('answers 403 no_active_organization while its organization is suspended', async () => {
     const token = await issue('user:ada');
-    await h().gateway.db.execute(`UPDATE organizations SET status = 'suspended' WHERE id = $1`, [h().organizationId]);
+    await setOrganizationStatus(h().gateway.db, 'default', 'suspended');
     try {
       problem(await h().request({ method: 'GET', url: '/v1/me', headers: bearer(token.token) }), 403, 'no_active_organization');
     } finally {
-      await h().gateway.db.execute(`UPDATE organizations SET status = 'active' WHERE id = $1`, [h().organizationId]);
+      await setOrganizationStatus(h().gateway.db, 'default', 'active');
     }
   });
 });
