@@ -1,34 +1,22 @@
 import { expect } from 'chai';
+import type { ConnectionStatus } from '../../src/db/repos/connections.js';
+import { listApiKeys } from '../../src/domain/api-keys.js';
 import type { Catalog } from '../../src/domain/catalog/types.js';
-import { USER_TOKEN_PREFIX } from '../../src/domain/callers.js';
-import { newId } from '../../src/domain/ids.js';
-import { hashSecret, newSecret } from '../../src/domain/secrets.js';
+import { issueUserToken } from '../../src/domain/tokens.js';
 import { fixtureCatalog } from '../fixtures/discovery/catalog.js';
+import { connectionIn } from '../support/builders.js';
 import { eachDialect, problem, type Harness } from '../support/harness.js';
 
 const SUMMARY_AND_RANK = ['id', 'provider', 'capability', 'kind', 'title', 'description', 'price_usd', 'status', 'score', 'matched'];
 
-async function insertConnection(h: Harness, principal: string, provider: string, status = 'active'): Promise<string> {
-  const id = newId('conn');
-  const now = Date.now();
-  await h.gateway.db.execute(
-    `INSERT INTO connections (id, organization_id, provider, principal, status, scopes, is_default, credential, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, '[]', 1, $6, $7, $7)`,
-    [id, h.organizationId, provider, principal, status, h.gateway.keyring.encrypt('provider-secret'), now],
-  );
-  return id;
+function connect(h: Harness, principal: string, provider: string, status: ConnectionStatus = 'active'): Promise<string> {
+  return connectionIn(h.gateway, { organizationId: h.organizationId, principal, provider, status });
 }
 
-async function insertUserToken(h: Harness, principal: string): Promise<string> {
-  const token = newSecret(USER_TOKEN_PREFIX);
-  const now = Date.now();
-  const issuer = (await h.gateway.db.select<{ id: string }>('SELECT id FROM api_keys'))[0].id;
-  await h.gateway.db.execute(
-    `INSERT INTO user_tokens (id, organization_id, principal, token_hash, issued_by, expires_at, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [newId('tok'), h.organizationId, principal, hashSecret(token), issuer, now + 3_600_000, now],
-  );
-  return token;
+/** A principal-bound token issued by the organization's owner key. */
+async function userToken(h: Harness, principal: string): Promise<string> {
+  const [ownerKey] = await listApiKeys(h.gateway.db, h.organizationId);
+  return (await issueUserToken(h.gateway.db, h.organizationId, { principal }, ownerKey.id)).token;
 }
 
 eachDialect('POST /v1/discover', (h) => {
@@ -113,12 +101,12 @@ eachDialect('POST /v1/discover', (h) => {
       const job = { task: 'create an issue in my repository' };
       const alice = { 'svc-principal': 'user:alice' };
       expect(readyOf((await discover(job, alice)).json, 'gitco.issues.create')).to.equal(false);
-      await insertConnection(h(), 'organization', 'gitco');
-      await insertConnection(h(), 'user:alice', 'gitco', 'needs_reauth');
-      await insertConnection(h(), 'user:bob', 'gitco');
+      await connect(h(), 'organization', 'gitco');
+      await connect(h(), 'user:alice', 'gitco', 'needs_reauth');
+      await connect(h(), 'user:bob', 'gitco');
       expect(readyOf((await discover(job, alice)).json, 'gitco.issues.create')).to.equal(false);
       expect(readyOf((await discover(job, { 'svc-principal': 'organization' })).json, 'gitco.issues.create')).to.equal(false);
-      await insertConnection(h(), 'user:alice', 'gitco');
+      await connect(h(), 'user:alice', 'gitco');
       expect(readyOf((await discover(job, alice)).json, 'gitco.issues.create')).to.equal(true);
     });
 
@@ -126,9 +114,9 @@ eachDialect('POST /v1/discover', (h) => {
       const job = { task: 'post a message to the team channel' };
       const carol = { 'svc-principal': 'user:carol' };
       expect(readyOf((await discover(job, carol)).json, 'chatco.messages.post')).to.equal(false);
-      await insertConnection(h(), 'user:carol', 'chatco', 'revoked');
+      await connect(h(), 'user:carol', 'chatco', 'revoked');
       expect(readyOf((await discover(job, carol)).json, 'chatco.messages.post')).to.equal(false);
-      await insertConnection(h(), 'organization', 'chatco');
+      await connect(h(), 'organization', 'chatco');
       expect(readyOf((await discover(job, carol)).json, 'chatco.messages.post')).to.equal(true);
       expect(readyOf((await discover(job, { 'svc-principal': 'organization' })).json, 'chatco.messages.post')).to.equal(true);
       expect(readyOf((await discover({ task: 'coordinates of an address' }, carol)).json, 'mapsco.geocode')).to.equal(true);
@@ -142,17 +130,17 @@ eachDialect('POST /v1/discover', (h) => {
       const named = (await discover(job, { 'svc-principal': 'user:frank' })).json.candidates;
       expect(named.map((c: { id: string; ready: boolean }) => [c.id, c.ready]).slice(0, 2)).to.deep.equal([['mapsco.geocode', true], ['atlas.places.geocode', false]]);
       expect((await discover({ ...job, limit: 1 }, { 'svc-principal': 'user:frank' })).json.candidates.map((c: { id: string }) => c.id)).to.deep.equal(['mapsco.geocode']);
-      await insertConnection(h(), 'organization', 'atlas');
+      await connect(h(), 'organization', 'atlas');
       const both = (await discover(job, { 'svc-principal': 'user:frank' })).json.candidates;
       expect(both.map((c: { id: string }) => c.id).slice(0, 2)).to.deep.equal(['atlas.places.geocode', 'mapsco.geocode']);
     });
 
     it('lets a principal-bound token discover as itself, and refuses it another principal', async () => {
-      const token = await insertUserToken(h(), 'user:dave');
+      const token = await userToken(h(), 'user:dave');
       const auth = { authorization: `Bearer ${token}` };
       const job = { task: 'create an issue in my repository' };
       expect(readyOf((await discover(job, auth)).json, 'gitco.issues.create')).to.equal(false);
-      await insertConnection(h(), 'user:dave', 'gitco');
+      await connect(h(), 'user:dave', 'gitco');
       expect(readyOf((await discover(job, auth)).json, 'gitco.issues.create')).to.equal(true);
       expect(readyOf((await discover(job, { ...auth, 'svc-principal': 'user:dave' })).json, 'gitco.issues.create')).to.equal(true);
       problem(await discover(job, { ...auth, 'svc-principal': 'user:erin' }), 403, 'principal_forbidden');

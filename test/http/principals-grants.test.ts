@@ -1,42 +1,38 @@
 import { expect } from 'chai';
+import type { ConnectionStatus } from '../../src/db/repos/connections.js';
+import { grantsOfConnection } from '../../src/db/repos/grants.js';
 import { createApiKey } from '../../src/domain/api-keys.js';
-import { newId } from '../../src/domain/ids.js';
 import { createOrganization } from '../../src/domain/organizations.js';
 import { recordPrincipalUse } from '../../src/domain/principal-directory.js';
+import { connectionIn } from '../support/builders.js';
 import { eachDialect, problem, type Harness } from '../support/harness.js';
 
 const bearer = (secret: string) => ({ authorization: `Bearer ${secret}` });
 
-/** A connection row as the connections feature writes it (the credential is opaque here). */
-async function insertConnection(h: Harness, organizationId: string, principal: string, status: 'active' | 'needs_reauth' | 'revoked'): Promise<string> {
-  const id = newId('conn');
-  const now = Date.now();
-  await h.gateway.db.execute(
-    `INSERT INTO connections (id, organization_id, provider, principal, account_id, label, status, scopes, is_default, credential,
-                              credential_expires_at, created_at, updated_at, last_used_at)
-     VALUES ($1, $2, 'oidc-test', $3, NULL, NULL, $4, '[]', 0, 'sealed', NULL, $5, $5, NULL)`,
-    [id, organizationId, principal, status, now],
-  );
-  return id;
+/** A connection to oidc-test, made at `at` (before the directory's own dates, so it moves none of them). */
+function connect(h: Harness, organizationId: string, principal: string, status: ConnectionStatus, at = Date.UTC(2026, 0, 1)): Promise<string> {
+  return connectionIn(h.gateway, { organizationId, principal, provider: 'oidc-test', status, at });
 }
 
-async function insertGrant(h: Harness, organizationId: string, principal: string, state: 'active' | 'revoked', at: number) {
-  const row = {
-    id: newId('grant', at),
+/**
+ * A grant as the API should list it: that of a connection made at `at`, revoked (with its connection)
+ * a second later when `state` is revoked.
+ */
+async function grantMadeAt(h: Harness, organizationId: string, principal: string, state: 'active' | 'revoked', at: number) {
+  const scopes = ['openid', 'contacts.read'];
+  const changedAt = at + 1000;
+  const connectionId = await connectionIn(h.gateway, { organizationId, principal, provider: 'oidc-test', status: state, scopes, at, changedAt });
+  const [grant] = await grantsOfConnection(h.gateway.db, connectionId);
+  return {
+    id: grant.id,
     principal,
     provider: 'oidc-test',
-    connection_id: await insertConnection(h, organizationId, principal, state === 'active' ? 'active' : 'revoked'),
-    scopes: ['openid', 'contacts.read'],
+    connection_id: connectionId,
+    scopes,
     state,
     created_at: new Date(at).toISOString(),
-    updated_at: new Date(at + 1000).toISOString(),
+    updated_at: new Date(state === 'revoked' ? changedAt : at).toISOString(),
   };
-  await h.gateway.db.execute(
-    `INSERT INTO grants (id, organization_id, principal, provider, connection_id, scopes, state, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    [row.id, organizationId, principal, row.provider, row.connection_id, JSON.stringify(row.scopes), state, at, at + 1000],
-  );
-  return row;
 }
 
 async function otherOrganizationKey(h: Harness, name: string): Promise<{ id: string; key: string }> {
@@ -65,10 +61,10 @@ eachDialect('principal directory', (h) => {
     await recordPrincipalUse(db, org.id, 'user:ada', Date.UTC(2026, 0, 1));
     await recordPrincipalUse(db, org.id, 'user:ada', Date.UTC(2026, 0, 2));
     await recordPrincipalUse(db, org.id, 'organization', Date.UTC(2026, 0, 3));
-    await insertConnection(h(), org.id, 'user:ada', 'active');
-    await insertConnection(h(), org.id, 'user:ada', 'needs_reauth');
-    await insertConnection(h(), org.id, 'user:ada', 'revoked');
-    await insertConnection(h(), h().organizationId, 'user:ada', 'active');
+    await connect(h(), org.id, 'user:ada', 'active');
+    await connect(h(), org.id, 'user:ada', 'needs_reauth');
+    await connect(h(), org.id, 'user:ada', 'revoked');
+    await connect(h(), h().organizationId, 'user:ada', 'active');
 
     const res = await h().request({ method: 'GET', url: '/v1/principals', headers: bearer(org.key) });
     expect(res.statusCode).to.equal(200);
@@ -144,9 +140,9 @@ eachDialect('principal directory', (h) => {
 eachDialect('grants', (h) => {
   it('lists grants newest first, exactly {id, principal, provider, connection_id, scopes, state, created_at, updated_at}', async () => {
     const org = await otherOrganizationKey(h(), 'grants');
-    const older = await insertGrant(h(), org.id, 'user:ada', 'revoked', Date.UTC(2026, 0, 1));
-    const newer = await insertGrant(h(), org.id, 'user:bob', 'active', Date.UTC(2026, 0, 2));
-    await insertGrant(h(), h().organizationId, 'user:ada', 'active', Date.UTC(2026, 0, 3));
+    const older = await grantMadeAt(h(), org.id, 'user:ada', 'revoked', Date.UTC(2026, 0, 1));
+    const newer = await grantMadeAt(h(), org.id, 'user:bob', 'active', Date.UTC(2026, 0, 2));
+    await grantMadeAt(h(), h().organizationId, 'user:ada', 'active', Date.UTC(2026, 0, 3));
     const res = await h().request({ method: 'GET', url: '/v1/grants', headers: bearer(org.key) });
     expect(res.statusCode).to.equal(200);
     expect(res.json).to.deep.equal({ grants: [newer, older], next_cursor: null });
@@ -154,9 +150,9 @@ eachDialect('grants', (h) => {
 
   it('filters by principal and state', async () => {
     const org = await otherOrganizationKey(h(), 'filters');
-    const a1 = await insertGrant(h(), org.id, 'user:ada', 'active', Date.UTC(2026, 1, 1));
-    const a2 = await insertGrant(h(), org.id, 'user:ada', 'revoked', Date.UTC(2026, 1, 2));
-    const b1 = await insertGrant(h(), org.id, 'user:bob', 'active', Date.UTC(2026, 1, 3));
+    const a1 = await grantMadeAt(h(), org.id, 'user:ada', 'active', Date.UTC(2026, 1, 1));
+    const a2 = await grantMadeAt(h(), org.id, 'user:ada', 'revoked', Date.UTC(2026, 1, 2));
+    const b1 = await grantMadeAt(h(), org.id, 'user:bob', 'active', Date.UTC(2026, 1, 3));
     const ids = async (query: string) =>
       (await h().request({ method: 'GET', url: `/v1/grants?${query}`, headers: bearer(org.key) })).json.grants.map((g: { id: string }) => g.id);
     expect(await ids('principal=user:ada')).to.deep.equal([a2.id, a1.id]);
@@ -170,7 +166,7 @@ eachDialect('grants', (h) => {
     const org = await otherOrganizationKey(h(), 'grant-pages');
     const start = Date.UTC(2026, 2, 1);
     const made = [];
-    for (let i = 0; i < 52; i++) made.push(await insertGrant(h(), org.id, 'user:ada', 'active', start + i * 1000));
+    for (let i = 0; i < 52; i++) made.push(await grantMadeAt(h(), org.id, 'user:ada', 'active', start + i * 1000));
     const first = await h().request({ method: 'GET', url: '/v1/grants', headers: bearer(org.key) });
     expect(first.json.grants).to.have.length(50);
     expect(first.json.grants[0].id).to.equal(made[51].id);
