@@ -1,26 +1,30 @@
 import { expect } from 'chai';
+import { findCall, insertCall } from '../../src/db/repos/calls.js';
+import { claimIdempotencyKey, findIdempotencyKey } from '../../src/db/repos/idempotency.js';
 import { backgroundTasks } from '../../src/domain/background.js';
+import { IDEMPOTENCY_TTL_MS } from '../../src/domain/idempotency.js';
 import { newId } from '../../src/domain/ids.js';
 import { pendingCallSweep } from '../../src/domain/run/sweep.js';
 import { eachDialect, type Harness } from '../support/harness.js';
 
+/** A call started at `createdAt` by the run's own statement and never settled. */
 async function pendingCall(h: Harness, createdAt: number): Promise<string> {
   const id = newId('call', createdAt);
-  await h.gateway.db.execute(
-    `INSERT INTO calls (id, organization_id, task_id, provider, principal, token_id, connection_id, identity, outcome, http_status,
-                        error_code, quoted_micros, charged_micros, latency_ms, tag, created_at, updated_at)
-     VALUES ($1, $2, 'rt-open.weather.now', 'rt-open', 'organization', NULL, NULL, 'platform', 'pending', NULL, NULL, 2000, 0, NULL, NULL, $3, $3)`,
-    [id, h.organizationId, createdAt],
+  await insertCall(
+    h.gateway.db,
+    {
+      id, organization_id: h.organizationId, task_id: 'rt-open.weather.now', provider: 'rt-open', principal: 'organization',
+      token_id: null, connection_id: null, identity: 'platform', outcome: 'pending', http_status: null, error_code: null,
+      quoted_micros: 2000, charged_micros: 0, latency_ms: null, tag: null, created_at: createdAt, updated_at: createdAt,
+    },
+    true,
   );
   return id;
 }
 
+/** An idempotency key claimed at `createdAt` by a request that never finished. */
 async function claim(h: Harness, key: string, createdAt: number): Promise<void> {
-  await h.gateway.db.execute(
-    `INSERT INTO idempotency_keys (organization_id, idempotency_key, request_hash, state, status_code, response, created_at, expires_at)
-     VALUES ($1, $2, 'x', 'in_flight', NULL, NULL, $3, $4)`,
-    [h.organizationId, key, createdAt, createdAt + 86_400_000],
-  );
+  await claimIdempotencyKey(h.gateway.db, h.organizationId, key, 'x', createdAt, createdAt + IDEMPOTENCY_TTL_MS);
 }
 
 eachDialect('run: calls left pending by a stopped process', (h) => {
@@ -36,13 +40,12 @@ eachDialect('run: calls left pending by a stopped process', (h) => {
     await claim(h(), 'live-key', now - 1000);
     const running = await pendingCallSweep.start(h().gateway);
     await running.stop();
-    const rows = await h().gateway.db.select<Record<string, any>>('SELECT id, outcome, error_code, http_status, charged_micros FROM calls ORDER BY id');
-    const byId = Object.fromEntries(rows.map((row) => [row.id, row]));
-    expect(byId[stale]).to.include({ outcome: 'fault', error_code: 'upstream_error' });
-    expect(Number(byId[stale].http_status)).to.equal(502);
-    expect(Number(byId[stale].charged_micros)).to.equal(0);
-    expect(byId[live].outcome).to.equal('pending');
-    const keys = await h().gateway.db.select<{ idempotency_key: string }>('SELECT idempotency_key FROM idempotency_keys');
-    expect(keys.map((k) => k.idempotency_key)).to.deep.equal(['live-key']);
+    const swept = (await findCall(h().gateway.db, h().organizationId, stale))!;
+    expect(swept).to.include({ outcome: 'fault', error_code: 'upstream_error' });
+    expect(Number(swept.http_status)).to.equal(502);
+    expect(Number(swept.charged_micros)).to.equal(0);
+    expect((await findCall(h().gateway.db, h().organizationId, live))!.outcome).to.equal('pending');
+    expect(await findIdempotencyKey(h().gateway.db, h().organizationId, 'stale-key')).to.equal(null);
+    expect(await findIdempotencyKey(h().gateway.db, h().organizationId, 'live-key')).to.not.equal(null);
   });
 });

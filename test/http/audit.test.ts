@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { insertCall, type CallRow } from '../../src/db/repos/calls.js';
 import { callsSince } from '../../src/domain/audit/calls.js';
 import { newId } from '../../src/domain/ids.js';
 import { startRunFakes } from '../fixtures/run-providers.js';
@@ -17,20 +18,16 @@ function run(h: Harness, task: string, payload: object, headers: Record<string, 
   return h.request({ method: 'POST', url: `/v1/tasks/${task}/run`, payload, headers });
 }
 
-/** A settled call written straight into the table, for days and volumes a test cannot wait for. */
-async function insertCall(h: Harness, createdAt: number, fields: Record<string, unknown> = {}) {
-  const row: Record<string, unknown> = {
+/** A settled call recorded by the run's own statement at a past time, for days and volumes a test cannot wait for. */
+async function recordedCall(h: Harness, createdAt: number, fields: Partial<CallRow> = {}) {
+  const row: CallRow = {
     id: newId('call', createdAt), organization_id: h.organizationId, task_id: 'rt-open.weather.now', provider: 'rt-open',
     principal: 'organization', token_id: 'key_seeded', connection_id: null, identity: 'anonymous', outcome: 'hit',
     http_status: 200, error_code: null, quoted_micros: 0, charged_micros: 0, latency_ms: 3, tag: null,
     created_at: createdAt, updated_at: createdAt, ...fields,
   };
-  const columns = Object.keys(row);
-  await h.gateway.db.execute(
-    `INSERT INTO calls (${columns.join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`,
-    Object.values(row),
-  );
-  return row.id as string;
+  await insertCall(h.gateway.db, row);
+  return row.id;
 }
 
 eachDialect('audit: calls, captures and usage', (h) => {
@@ -106,7 +103,7 @@ eachDialect('audit: calls, captures and usage', (h) => {
 
   it('pages calls 50 at a time with next_cursor', async () => {
     const now = Date.now();
-    for (let i = 0; i < 55; i++) await insertCall(h(), now - 1000 + i, { tag: 'paging' });
+    for (let i = 0; i < 55; i++) await recordedCall(h(), now - 1000 + i, { tag: 'paging' });
     const first = await h().request({ method: 'GET', url: '/v1/calls?tag=paging' });
     expect(first.json.calls).to.have.length(50);
     const second = await h().request({ method: 'GET', url: `/v1/calls?tag=paging&cursor=${first.json.next_cursor}` });
@@ -129,13 +126,13 @@ eachDialect('audit: calls, captures and usage', (h) => {
 eachDialect('audit: usage per UTC day', (h) => {
   before(async () => {
     const today = Math.floor(Date.now() / DAY) * DAY;
-    await insertCall(h(), today + 1000, { charged_micros: 2000 });
-    await insertCall(h(), today + 2000, { charged_micros: 500, token_id: 'tok_x' });
-    await insertCall(h(), today - DAY + 5, { charged_micros: 1_000_000 });
-    await insertCall(h(), today - 6 * DAY, { charged_micros: 1 });
-    await insertCall(h(), today - 7 * DAY, { charged_micros: 7 });
-    await insertCall(h(), today - 29 * DAY, { charged_micros: 3 });
-    await insertCall(h(), today - 30 * DAY, { charged_micros: 99 });
+    await recordedCall(h(), today + 1000, { charged_micros: 2000 });
+    await recordedCall(h(), today + 2000, { charged_micros: 500, token_id: 'tok_x' });
+    await recordedCall(h(), today - DAY + 5, { charged_micros: 1_000_000 });
+    await recordedCall(h(), today - 6 * DAY, { charged_micros: 1 });
+    await recordedCall(h(), today - 7 * DAY, { charged_micros: 7 });
+    await recordedCall(h(), today - 29 * DAY, { charged_micros: 3 });
+    await recordedCall(h(), today - 30 * DAY, { charged_micros: 99 });
   });
 
   it('defaults to 7 days, today so far included, every day listed oldest first', async () => {
