@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import { dialects } from '../support/databases.js';
 import { problem, type Harness } from '../support/harness.js';
 import { APP_CALLBACK, GATEWAY_URL, startConnectHarness } from '../support/oauth-server.js';
+import { storedRow } from '../support/storage.js';
+import { createConnectSession } from '../../src/domain/consent/sessions.js';
 import { deleteOAuthApp } from '../../src/domain/oauth-apps.js';
 
 /** The connect sessions and connections pages API: POST/GET /v1/connect/sessions, POST /v1/connect/connections-pages. */
@@ -49,9 +51,9 @@ for (const dialect of dialects) {
     it('stores only a hash of the link secret', async () => {
       const res = await create({ provider: 'oidc-test', principal: 'user:ada' });
       const secret = res.json.url.split('/').pop();
-      const rows = await h.gateway.db.select<Record<string, unknown>>('SELECT * FROM connect_sessions WHERE id = $1', [res.json.session_id]);
-      expect(JSON.stringify(rows)).to.not.include(secret);
-      expect(rows[0].secret_hash).to.match(/^[0-9a-f]{64}$/);
+      const row = await storedRow(h.gateway.db, 'connect_sessions', res.json.session_id);
+      expect(JSON.stringify(row)).to.not.include(secret);
+      expect(row!.secret_hash).to.match(/^[0-9a-f]{64}$/);
     });
 
     it('refuses bad input with 400 invalid_input naming the field', async () => {
@@ -99,9 +101,11 @@ for (const dialect of dialects) {
     });
 
     it('lists sessions newest first with principal and status filters, refusing an unknown status or cursor', async () => {
-      const ids: string[] = [];
-      for (let i = 0; i < 3; i++) ids.push((await create({ provider: 'oidc-test', principal: 'user:lister' })).json.session_id);
-      await h.gateway.db.execute('UPDATE connect_sessions SET expires_at = $1 WHERE id = $2', [Date.now() - 1, ids[0]]);
+      // The oldest was made a lifetime and a moment ago: it has expired.
+      const lifetime = h.gateway.config.connect.session_ttl_s * 1000;
+      const aged = await createConnectSession(h.gateway, h.organizationId, { provider: 'oidc-test', principal: 'user:lister' }, Date.now() - lifetime - 1);
+      const ids = [aged.session_id];
+      for (let i = 0; i < 2; i++) ids.push((await create({ provider: 'oidc-test', principal: 'user:lister' })).json.session_id);
       const all = await h.request({ method: 'GET', url: '/v1/connect/sessions?principal=user:lister' });
       expect(all.statusCode).to.equal(200);
       expect(all.json.sessions.map((s: { id: string }) => s.id)).to.deep.equal([...ids].reverse());
