@@ -15,6 +15,17 @@ export class InputRefused extends Error {
   }
 }
 
+/** A URL no outbound request may reach (a private, loopback or metadata address, plain http, credentials in it). */
+export class TargetRefused extends Error {
+  /** What the socket layer reports when the guard refuses an address at connect time. */
+  readonly code = 'ETARGETREFUSED';
+
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'TargetRefused';
+  }
+}
+
 /** A request template rendered a URL outside its provider's base URL: nothing was sent. */
 export class RequestOutsideProvider extends Error {
   constructor(detail: string) {

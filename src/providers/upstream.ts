@@ -1,4 +1,6 @@
 import { Agent, request, type Dispatcher } from 'undici';
+import { TargetRefused } from './errors.js';
+import type { TargetGuard } from './targets.js';
 
 /** One request to a provider, fully rendered (credential included); never logged or captured. */
 export interface UpstreamRequest {
@@ -15,6 +17,8 @@ export interface UpstreamAnswer {
   status: number;
   /** The provider's answer: parsed JSON when it is JSON, else the text; null when empty. */
   body: unknown;
+  /** Response headers, lower-case names. */
+  headers: Record<string, string | string[] | undefined>;
 }
 
 /**
@@ -24,7 +28,7 @@ export interface UpstreamAnswer {
  */
 export class UpstreamUnreachable extends Error {
   constructor(
-    readonly reason: 'timeout' | 'network' | 'too_large',
+    readonly reason: 'timeout' | 'network' | 'too_large' | 'refused',
     message: string,
   ) {
     super(message);
@@ -50,7 +54,7 @@ export function withoutHopByHop(headers: Record<string, string>): Record<string,
   return Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name.toLowerCase())));
 }
 
-/** Pooled keep-alive connections shared by every upstream call of the process. */
+/** Pooled keep-alive connections shared by every provider call of the process. */
 const agent = new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 256 });
 
 function parseBody(text: string, contentType: string | undefined): unknown {
@@ -78,6 +82,7 @@ const NETWORK_WORDS: Record<string, string> = {
 /** What went wrong on the way, from the error undici or the socket raised. */
 function unreachable(err: unknown, upstream: UpstreamRequest, signal: AbortSignal): UpstreamUnreachable {
   if (err instanceof UpstreamUnreachable) return err;
+  if (err instanceof TargetRefused) return new UpstreamUnreachable('refused', `target refused: ${err.message}`);
   const code = (err as { code?: string }).code ?? '';
   if (signal.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
     return new UpstreamUnreachable('timeout', `no answer within ${upstream.timeoutMs} ms`);
@@ -113,22 +118,31 @@ async function readLimited(response: Dispatcher.ResponseData, limit: number): Pr
   return Buffer.concat(chunks, size);
 }
 
-/** Sends one request; any HTTP answer (including 4xx and 5xx) within the size limit is returned, else it throws. */
-export async function sendUpstream(upstream: UpstreamRequest): Promise<UpstreamAnswer> {
+/**
+ * Sends one request, as every provider call and webhook delivery is sent (OAuth's token and revocation
+ * requests go through oauth4webapi in oauth2.ts, with the same timeout and no redirects followed either):
+ * redirects are never followed, the whole exchange is bounded by
+ * `timeoutMs` and the answer by `maxResponseBytes`, and failures are said without secrets. With a `guard`,
+ * the URL's host and every address connected to must pass it (targets a customer chose). Any HTTP answer
+ * (including 4xx and 5xx) within the limits is returned, else it throws UpstreamUnreachable.
+ */
+export async function sendUpstream(upstream: UpstreamRequest, guard?: TargetGuard): Promise<UpstreamAnswer> {
+  const refusal = guard?.hostRefusal(new URL(upstream.url));
+  if (refusal) throw new UpstreamUnreachable('refused', `target refused: ${refusal}`);
   const signal = AbortSignal.timeout(upstream.timeoutMs);
   try {
     const response = await request(upstream.url, {
       method: upstream.method as 'GET',
       headers: withoutHopByHop(upstream.headers),
       body: upstream.body,
-      dispatcher: agent,
+      dispatcher: guard?.dispatcher ?? agent,
       signal,
       headersTimeout: upstream.timeoutMs,
       bodyTimeout: upstream.timeoutMs,
     });
     const text = (await readLimited(response, upstream.maxResponseBytes)).toString('utf8');
     const contentType = response.headers['content-type'];
-    return { status: response.statusCode, body: parseBody(text, Array.isArray(contentType) ? contentType[0] : contentType) };
+    return { status: response.statusCode, body: parseBody(text, Array.isArray(contentType) ? contentType[0] : contentType), headers: response.headers };
   } catch (err) {
     throw unreachable(err, upstream, signal);
   }

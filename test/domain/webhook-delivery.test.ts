@@ -141,7 +141,20 @@ eachDialect('webhook delivery', (h) => {
     const eventId = await emit();
     startWorker();
     await eventually('the delivery to fail', settled(webhookId, eventId, 'failed'));
-    expect(await deliveryOf(webhookId, eventId)).to.include({ attempts: 3, last_status: null, last_error: 'connection refused' });
+    expect(await deliveryOf(webhookId, eventId)).to.include({ attempts: 3, last_status: null, last_error: 'connect refused' });
+  });
+
+  it('reads an answer of up to 64 KiB; a longer one is a failed attempt, as a provider\'s would be', async () => {
+    const limit = 64 * 1024;
+    const fits = await hookedReceiver(() => ({ status: 200, body: 'x'.repeat(limit) }));
+    const tooLong = await hookedReceiver(() => ({ status: 200, body: 'x'.repeat(limit + 1) }));
+    const eventId = await emit();
+    startWorker();
+    await eventually('both deliveries to settle', async () =>
+      (await settled(fits.webhookId, eventId, 'delivered')()) && (await settled(tooLong.webhookId, eventId, 'failed')()),
+    );
+    expect(await deliveryOf(fits.webhookId, eventId)).to.include({ attempts: 1, last_status: 200, last_error: null });
+    expect(await deliveryOf(tooLong.webhookId, eventId)).to.include({ attempts: 3, last_status: null, last_error: `answer larger than ${limit} bytes` });
   });
 
   it('gives up on a receiver that never answers within webhooks.timeout_ms', async () => {

@@ -15,7 +15,7 @@ export interface Receipt {
 }
 
 /** How the receiver answers one request: a status and headers (after `delayMs`), or no answer at all (the request is held open). */
-export type Answer = { status: number; headers?: Record<string, string>; delayMs?: number } | { hang: true };
+export type Answer = { status: number; headers?: Record<string, string>; delayMs?: number; body?: string } | { hang: true };
 
 export interface Receiver {
   /** http://127.0.0.1:<port>/hook */
@@ -57,7 +57,7 @@ export async function startReceiver(answer: Receiver['answer'] = () => ({ status
       const decided = receiver.answer(receiver.receipts.length, receipt);
       if ('hang' in decided) return;
       receipt.answeredWith = decided.status;
-      setTimeout(() => response.writeHead(decided.status, decided.headers).end(), decided.delayMs ?? 0);
+      setTimeout(() => response.writeHead(decided.status, decided.headers).end(decided.body), decided.delayMs ?? 0);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

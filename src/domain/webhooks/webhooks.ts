@@ -1,11 +1,12 @@
 import type { Database } from '../../db/database.js';
 import { deleteWebhookRow, findLiveWebhook, insertWebhookWithinCap, listLiveWebhooks, type WebhookSummaryRow } from '../../db/repos/webhooks.js';
 import { listRecentDeliveries, type DeliveryListRow } from '../../db/repos/webhook-deliveries.js';
-import { GatewayError } from '../errors.js';
+import { GatewayError, invalidInput } from '../errors.js';
 import type { Gateway } from '../gateway.js';
 import { newId } from '../ids.js';
 import { newSigningSecret } from './signing.js';
-import { checkWebhookTarget } from './targets.js';
+import { InputRefused, TargetRefused } from '../../providers/errors.js';
+import { checkTarget } from '../../providers/targets.js';
 import { isoTime } from '../time.js';
 
 /** The Webhook record. */
@@ -60,7 +61,11 @@ function presentDelivery(row: DeliveryListRow): WebhookDelivery {
  */
 export async function createWebhook(gateway: Gateway, organizationId: string, rawUrl: string): Promise<WebhookCreated> {
   const { webhooks } = gateway.config;
-  const url = await checkWebhookTarget(rawUrl, webhooks.allow_private_targets);
+  const url = await checkTarget(rawUrl, webhooks.allow_private_targets).catch((error: unknown) => {
+    if (error instanceof InputRefused) throw invalidInput(error.message, error.problems);
+    if (error instanceof TargetRefused) throw new GatewayError('webhook_target_refused', `webhook target refused: ${error.message}`);
+    throw error;
+  });
   const now = Date.now();
   const secret = newSigningSecret();
   const row = { id: newId('wh', now), organization_id: organizationId, url, secret: gateway.keyring.encrypt(secret), created_at: now };

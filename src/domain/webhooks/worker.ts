@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { Agent, request } from 'undici';
 import { claimDueDeliveries, countWaitingDeliveries, recordAttempt, type AttemptRecord, type ClaimedDelivery } from '../../db/repos/webhook-deliveries.js';
 import type { BackgroundTask } from '../background.js';
 import type { Gateway } from '../gateway.js';
 import { retryAfterMs, retryDelay } from './schedule.js';
 import { signedHeaders } from './signing.js';
-import { deliveryGuard } from './targets.js';
+import { targetGuard } from '../../providers/targets.js';
+import { sendUpstream, UpstreamUnreachable } from '../../providers/upstream.js';
 
 /** Attempts one process runs at once; an internal safety cap, not a product limit. */
 const MAX_IN_FLIGHT = 16;
@@ -16,7 +16,7 @@ const MAX_IN_FLIGHT = 16;
  */
 const LEASE_MARGIN_MS = 5000;
 
-/** Bytes of a receiver's answer read before the connection is let go; the body itself is not kept. */
+/** Bytes of a receiver's answer read at most; a longer answer is a failed attempt, like a provider's. */
 const MAX_ANSWER_BYTES = 64 * 1024;
 
 const USER_AGENT = 'task-gateway-webhooks/1';
@@ -25,18 +25,6 @@ interface Outcome {
   status: number | null;
   error: string | null;
   retryAfter: number | null;
-}
-
-/** A short, secret-free description of why an attempt got no answer, fit for last_error. */
-function describeFailure(err: unknown, timeoutMs: number): string {
-  const error = err as { name?: string; code?: string; message?: string };
-  if (error.code === 'ETARGETREFUSED') return `target refused: ${error.message}`;
-  if (error.name === 'TimeoutError' || error.code === 'UND_ERR_CONNECT_TIMEOUT') return `no answer within ${timeoutMs} ms`;
-  if (error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') return 'host does not resolve';
-  if (error.code === 'ECONNREFUSED') return 'connection refused';
-  if (error.code === 'ECONNRESET' || error.code === 'UND_ERR_SOCKET') return 'connection closed by the receiver';
-  if (error.code && /CERT|TLS|SSL/.test(error.code)) return `TLS failure (${error.code})`;
-  return `request failed (${error.code ?? error.name ?? 'error'})`;
 }
 
 /**
@@ -48,35 +36,35 @@ function describeFailure(err: unknown, timeoutMs: number): string {
 export function startDeliveryWorker(gateway: Gateway): { stop(): Promise<void> } {
   const { db, keyring, log } = gateway;
   const settings = gateway.config.webhooks;
-  const guard = deliveryGuard(settings.allow_private_targets);
-  // Redirects are not followed (undici's default): a 3xx is a failed attempt, never a hop elsewhere.
-  const agent = new Agent({ connect: { lookup: guard.lookup, timeout: settings.timeout_ms } });
+  // Every address connected to is checked again (DNS may have changed since registration); a 3xx is a failed attempt.
+  const guard = targetGuard(settings.allow_private_targets);
   const inFlight = new Set<Promise<void>>();
   let stopping = false;
   let wake: (() => void) | null = null;
 
   async function send(delivery: ClaimedDelivery): Promise<Outcome> {
-    const url = new URL(delivery.url);
-    const refusal = guard.hostRefusal(url);
-    if (refusal) return { status: null, error: `target refused: ${refusal}`, retryAfter: null };
     try {
       const headers = signedHeaders(keyring.decrypt(delivery.secret), delivery.event_id, delivery.payload, new Date());
-      const answer = await request(url, {
-        method: 'POST',
-        dispatcher: agent,
-        headers: { ...headers, 'content-type': 'application/json', 'user-agent': USER_AGENT },
-        body: delivery.payload,
-        signal: AbortSignal.timeout(settings.timeout_ms),
-      });
-      await answer.body.dump({ limit: MAX_ANSWER_BYTES }).catch(() => undefined);
-      const ok = answer.statusCode >= 200 && answer.statusCode < 300;
+      const answer = await sendUpstream(
+        {
+          method: 'POST',
+          url: delivery.url,
+          headers: { ...headers, 'content-type': 'application/json', 'user-agent': USER_AGENT },
+          body: delivery.payload,
+          timeoutMs: settings.timeout_ms,
+          maxResponseBytes: MAX_ANSWER_BYTES,
+        },
+        guard,
+      );
+      const ok = answer.status >= 200 && answer.status < 300;
       return {
-        status: answer.statusCode,
-        error: ok ? null : `receiver answered HTTP ${answer.statusCode}`,
+        status: answer.status,
+        error: ok ? null : `receiver answered HTTP ${answer.status}`,
         retryAfter: ok ? null : retryAfterMs(answer.headers['retry-after'], Date.now()),
       };
     } catch (err) {
-      return { status: null, error: describeFailure(err, settings.timeout_ms), retryAfter: null };
+      if (err instanceof UpstreamUnreachable) return { status: null, error: err.message, retryAfter: null };
+      throw err;
     }
   }
 
@@ -157,7 +145,7 @@ export function startDeliveryWorker(gateway: Gateway): { stop(): Promise<void> }
         wake?.();
         await loop;
         await Promise.all(inFlight);
-        await agent.close();
+        await guard.close();
       })();
       return stopped;
     },

@@ -1,6 +1,7 @@
 import dns from 'node:dns';
 import net, { type LookupFunction } from 'node:net';
-import { GatewayError, invalidInput } from '../errors.js';
+import { Agent, type Dispatcher } from 'undici';
+import { InputRefused, TargetRefused } from './errors.js';
 
 /**
  * Where the gateway agrees to send webhooks (server-side request forgery rules, docs/webhooks.md):
@@ -154,9 +155,6 @@ function hostRefusal(host: string, allowPrivate: boolean): string | null {
   return nameRefusal(host, allowPrivate) ?? (net.isIP(host) ? addressesRefusal(host, [host], allowPrivate) : null);
 }
 
-function refused(detail: string): GatewayError {
-  return new GatewayError('webhook_target_refused', `webhook target refused: ${detail}`);
-}
 
 /** Every address of a name, as the operating system's resolver gives them (hosts file, then DNS). */
 async function resolveAll(host: string): Promise<string[]> {
@@ -165,54 +163,60 @@ async function resolveAll(host: string): Promise<string[]> {
 }
 
 /**
- * Checks a webhook URL at registration: HTTPS (unless the switch is on), no credentials, and a host
- * whose every address is acceptable. Returns the normalised URL; throws 422 webhook_target_refused.
+ * Checks a target URL before it is kept (a webhook at registration): HTTPS (unless the switch is on), no
+ * credentials, and a host whose every address is acceptable. Returns the normalised URL; throws InputRefused
+ * for what is not a URL and TargetRefused for a URL no outbound request may reach.
  */
-export async function checkWebhookTarget(raw: string, allowPrivate: boolean): Promise<string> {
+export async function checkTarget(raw: string, allowPrivate: boolean): Promise<string> {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw invalidInput(`url "${raw}" is not a URL`, [{ name: 'url', reason: 'must be an absolute URL' }]);
+    throw new InputRefused(`url "${raw}" is not a URL`, [{ name: 'url', reason: 'must be an absolute URL' }]);
   }
-  if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) throw refused('the URL must use https');
-  if (url.username || url.password) throw refused('the URL must not carry credentials');
+  if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) throw new TargetRefused('the URL must use https');
+  if (url.username || url.password) throw new TargetRefused('the URL must not carry credentials');
   const host = hostOf(url);
   const byHost = hostRefusal(host, allowPrivate);
-  if (byHost) throw refused(byHost);
+  if (byHost) throw new TargetRefused(byHost);
   if (!net.isIP(host)) {
     const addresses = await resolveAll(host).catch(() => []);
-    if (addresses.length === 0) throw refused(`${host} does not resolve`);
+    if (addresses.length === 0) throw new TargetRefused(`${host} does not resolve`);
     const reason = addressesRefusal(host, addresses, allowPrivate);
-    if (reason) throw refused(reason);
+    if (reason) throw new TargetRefused(reason);
   }
   return url.toString();
 }
 
-/** A target refused at delivery time; its message is safe to record as the delivery's last_error. */
-class TargetRefused extends Error {
-  readonly code = 'ETARGETREFUSED';
-}
-
 /**
- * The checks repeated at delivery time, against DNS rebinding: `hostRefusal` for what the URL itself
+ * The checks repeated when a request is sent, against DNS rebinding: `hostRefusal` for what the URL itself
  * shows (IP literals never reach a lookup), and `lookup` for the socket, so the address connected to
  * is the address checked.
  */
-export function deliveryGuard(allowPrivate: boolean): { hostRefusal(url: URL): string | null; lookup: LookupFunction } {
+export interface TargetGuard {
+  hostRefusal(url: URL): string | null;
+  /** Connections whose every socket connects only to an address the guard accepts. */
+  dispatcher: Dispatcher;
+  close(): Promise<void>;
+}
+
+export function targetGuard(allowPrivate: boolean): TargetGuard {
+  const lookup: LookupFunction = (hostname, options, callback) => {
+    dns.lookup(hostname, { ...options, all: true, verbatim: true }, (err, found) => {
+      if (err) return callback(err, '', 0);
+      const entries = found as dns.LookupAddress[];
+      const reason = entries.length
+        ? addressesRefusal(hostname, entries.map((entry) => entry.address), allowPrivate)
+        : `${hostname} does not resolve`;
+      if (reason) return callback(new TargetRefused(reason) as NodeJS.ErrnoException, '', 0);
+      if (options.all) return (callback as unknown as (e: null, all: dns.LookupAddress[]) => void)(null, entries);
+      callback(null, entries[0].address, entries[0].family);
+    });
+  };
+  const dispatcher = new Agent({ keepAliveTimeout: 10_000, connect: { lookup } });
   return {
     hostRefusal: (url) => hostRefusal(hostOf(url), allowPrivate),
-    lookup(hostname, options, callback) {
-      dns.lookup(hostname, { ...options, all: true, verbatim: true }, (err, found) => {
-        if (err) return callback(err, '', 0);
-        const entries = found as dns.LookupAddress[];
-        const reason = entries.length
-          ? addressesRefusal(hostname, entries.map((entry) => entry.address), allowPrivate)
-          : `${hostname} does not resolve`;
-        if (reason) return callback(new TargetRefused(reason) as NodeJS.ErrnoException, '', 0);
-        if (options.all) return (callback as unknown as (e: null, all: dns.LookupAddress[]) => void)(null, entries);
-        callback(null, entries[0].address, entries[0].family);
-      });
-    },
+    dispatcher,
+    close: () => dispatcher.close(),
   };
 }
