@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { pino } from 'pino';
+import { later } from '../support/clock.js';
 import { dialects } from '../support/databases.js';
 import type { Harness } from '../support/harness.js';
 import {
@@ -10,10 +11,12 @@ import {
   type OAuthServer,
   type TestBrowser,
 } from '../support/oauth-server.js';
+import { storedRow } from '../support/storage.js';
 import { findConnectionById } from '../../src/db/repos/connections.js';
 import { openCredential } from '../../src/domain/connections/credentials.js';
 import { ensureFreshCredential, revokeAtProvider } from '../../src/domain/connections/oauth.js';
 import { GatewayError } from '../../src/domain/errors.js';
+import { setOrganizationStatus } from '../../src/domain/organizations.js';
 
 /** The consent flow end to end against a real OAuth2/OIDC server (oidc-provider) on loopback. */
 for (const dialect of dialects) {
@@ -80,10 +83,7 @@ for (const dialect of dialects) {
         expect(page.body).to.not.match(/<script/i);
       }
       expect((await readSession(session.session_id)).status).to.equal('pending');
-      const [row] = await h.gateway.db.select<{ browser_hash: string | null; secret_hash: string }>(
-        'SELECT browser_hash, secret_hash FROM connect_sessions WHERE id = $1',
-        [session.session_id],
-      );
+      const row = (await storedRow<{ browser_hash: string | null; secret_hash: string }>(h.gateway.db, 'connect_sessions', session.session_id))!;
       expect(row.browser_hash).to.equal(null);
       expect(row.secret_hash).to.not.include(session.url.split('/').pop()!);
     });
@@ -106,10 +106,7 @@ for (const dialect of dialects) {
       expect(authorize.searchParams.get('state')).to.have.length.greaterThan(20);
       expect(authorize.searchParams.get('client_id')).to.equal(oauth.clients.basic.client_id);
       expect(authorize.searchParams.get('redirect_uri')).to.equal(`${GATEWAY_URL}/v1/hosted/connect/callback`);
-      const [row] = await h.gateway.db.select<{ oauth_state_hash: string; code_verifier: string }>(
-        'SELECT oauth_state_hash, code_verifier FROM connect_sessions WHERE id = $1',
-        [session.session_id],
-      );
+      const row = (await storedRow<{ oauth_state_hash: string; code_verifier: string }>(h.gateway.db, 'connect_sessions', session.session_id))!;
       expect(row.oauth_state_hash).to.match(/^[0-9a-f]{64}$/);
       expect(row.oauth_state_hash).to.not.equal(authorize.searchParams.get('state'));
       expect(row.code_verifier).to.match(/^k1\./);
@@ -220,28 +217,30 @@ for (const dialect of dialects) {
       const browser = newBrowser();
       const authorizeUrl = await continueFrom(browser, session.url);
       const callbackUrl = await authorizeAtProvider(browser, GATEWAY_URL, authorizeUrl, { login: 'ada-account' });
-      await h.gateway.db.execute('UPDATE connect_sessions SET expires_at = $1 WHERE id = $2', [Date.now() - 1000, session.session_id]);
-      for (const res of [await browser.go(session.url), await browser.go(callbackUrl)]) {
-        expect(res.status).to.equal(404);
-        expect(res.body).to.include('This link has expired');
-      }
-      expect((await readSession(session.session_id)).status).to.equal('expired');
-      const listed = await h.request({ method: 'GET', url: '/v1/connect/sessions?status=expired' });
-      expect(listed.json.sessions.map((s: { id: string }) => s.id)).to.include(session.session_id);
+      // A second past the link's lifetime, as the gateway sees it:
+      await later(h.gateway.config.connect.session_ttl_s * 1000 + 1000, async () => {
+        for (const res of [await browser.go(session.url), await browser.go(callbackUrl)]) {
+          expect(res.status).to.equal(404);
+          expect(res.body).to.include('This link has expired');
+        }
+        expect((await readSession(session.session_id)).status).to.equal('expired');
+        const listed = await h.request({ method: 'GET', url: '/v1/connect/sessions?status=expired' });
+        expect(listed.json.sessions.map((s: { id: string }) => s.id)).to.include(session.session_id);
+      });
     });
 
     it('stops the links of a suspended organization at every step', async () => {
       const session = await createSession();
       const browser = newBrowser();
       await browser.go(session.url);
-      await h.gateway.db.execute(`UPDATE organizations SET status = 'suspended'`);
+      await setOrganizationStatus(h.gateway.db, 'default', 'suspended');
       try {
         for (const res of [await browser.go(session.url), await browser.go(session.url, { form: {} })]) {
           expect(res.status).to.equal(404);
           expect(res.body).to.include('not available for this app right now');
         }
       } finally {
-        await h.gateway.db.execute(`UPDATE organizations SET status = 'active'`);
+        await setOrganizationStatus(h.gateway.db, 'default', 'active');
       }
     });
 
@@ -275,18 +274,14 @@ for (const dialect of dialects) {
     it('refreshes an access token about to expire against the real server and stores the new one encrypted', async () => {
       const { session } = await consent({ principal: 'user:refresh' }, 'refresh-account');
       const { connection_id: id } = await readSession(session.session_id);
-      const soon = Date.now() + 30_000;
       const row = (await findConnectionById(h.gateway.db, id))!;
       const before = openCredential(h.gateway.keyring, row.credential);
       if (before.type !== 'oauth2') throw new Error('expected OAuth tokens');
       expect(before.refresh_token).to.be.a('string');
-      await h.gateway.db.execute('UPDATE connections SET credential = $1, credential_expires_at = $2 WHERE id = $3', [
-        h.gateway.keyring.encrypt(JSON.stringify({ ...before, expires_at: soon })),
-        soon,
-        id,
-      ]);
+      // Thirty seconds before the access token expires:
+      const aboutToExpire = before.expires_at! - 30_000;
       const requestsBefore = oauth.requests.filter((r) => r.path === '/token').length;
-      const token = await ensureFreshCredential(h.gateway, (await findConnectionById(h.gateway.db, id))!);
+      const token = await ensureFreshCredential(h.gateway, row, aboutToExpire);
       expect(token).to.not.equal(before.access_token);
       expect(oauth.requests.filter((r) => r.path === '/token').length).to.equal(requestsBefore + 1);
       const userinfo = await fetch(`${oauth.issuer}/me`, { headers: { authorization: `Bearer ${token}` } });
@@ -315,14 +310,10 @@ for (const dialect of dialects) {
         body: new URLSearchParams({ token: credential.refresh_token!, token_type_hint: 'refresh_token' }),
       });
       expect(revoked.status).to.equal(200);
-      await h.gateway.db.execute('UPDATE connections SET credential = $1, credential_expires_at = $2 WHERE id = $3', [
-        h.gateway.keyring.encrypt(JSON.stringify({ ...credential, expires_at: Date.now() - 1000 })),
-        Date.now() - 1000,
-        id,
-      ]);
       let error: unknown;
       try {
-        await ensureFreshCredential(h.gateway, (await findConnectionById(h.gateway.db, id))!);
+        // A second after the access token expired:
+        await ensureFreshCredential(h.gateway, row, credential.expires_at! + 1000);
       } catch (err) {
         error = err;
       }
