@@ -1,5 +1,8 @@
 import { expect } from 'chai';
+import { findIdempotencyKey } from '../../src/db/repos/idempotency.js';
+import { IDEMPOTENCY_TTL_MS } from '../../src/domain/idempotency.js';
 import { startRunFakes } from '../fixtures/run-providers.js';
+import { later } from '../support/clock.js';
 import { eachDialect, problem, type Harness } from '../support/harness.js';
 
 const fakes = await startRunFakes();
@@ -158,10 +161,12 @@ eachDialect('run: routing across the routes of a capability', (h) => {
       const first = problem(await run(h(), 'rt-open.weather.now', { city: 'Oslo' }, { ...headers, 'svc-only': 'rt-down' }), 502, 'upstream_error');
       const again = problem(await run(h(), 'rt-open.weather.now', { city: 'Oslo' }, { ...headers, 'svc-only': 'rt-down' }), 502, 'upstream_error');
       expect(again.call_id).to.equal(first.call_id);
-      await h().gateway.db.execute('UPDATE idempotency_keys SET expires_at = $1 WHERE idempotency_key = $2', [Date.now() - 1, 'fails-1']);
-      const fresh = problem(await run(h(), 'rt-open.weather.now', { city: 'Oslo' }, { ...headers, 'svc-only': 'rt-down' }), 502, 'upstream_error');
-      expect(fresh.call_id).to.not.equal(first.call_id);
-      const [row] = await h().gateway.db.select<{ expires_at: number; created_at: number }>('SELECT * FROM idempotency_keys WHERE idempotency_key = $1', ['fails-1']);
+      // A second after the key expired, as the gateway sees it:
+      await later(IDEMPOTENCY_TTL_MS + 1000, async () => {
+        const fresh = problem(await run(h(), 'rt-open.weather.now', { city: 'Oslo' }, { ...headers, 'svc-only': 'rt-down' }), 502, 'upstream_error');
+        expect(fresh.call_id).to.not.equal(first.call_id);
+      });
+      const row = (await findIdempotencyKey(h().gateway.db, h().organizationId, 'fails-1'))!;
       expect(Number(row.expires_at) - Number(row.created_at)).to.equal(24 * 3600 * 1000);
     });
   });
