@@ -1,6 +1,11 @@
 import { expect } from 'chai';
+import { completeConnectSession } from '../../src/db/repos/connect-sessions.js';
 import { backgroundTasks, endedSessionCleanup } from '../../src/domain/background.js';
+import { markNeedsReauth } from '../../src/domain/connections/connections.js';
+import { createConnectSession } from '../../src/domain/consent/sessions.js';
 import { startRunFakes } from '../fixtures/run-providers.js';
+import { connectionIn } from '../support/builders.js';
+import { later } from '../support/clock.js';
 import { eachDialect, problem, type Harness, type InjectResult } from '../support/harness.js';
 
 const fakes = await startRunFakes();
@@ -134,12 +139,16 @@ eachDialect('rate limits: connect links in run errors', (h) => {
     const first = problem(await run(h(), 'rt-oauth.inbox.list', {}, { 'svc-principal': 'user:ida' }), 403, 'grant_required');
     const [session] = await sessionsOf('user:ida');
     const halfLife = (h().gateway.config.connect.session_ttl_s * 1000) / 2;
-    await h().gateway.db.execute('UPDATE connect_sessions SET expires_at = $1 WHERE id = $2', [Date.now() + halfLife + 30_000, session.id]);
-    const still = problem(await run(h(), 'rt-oauth.inbox.list', {}, { 'svc-principal': 'user:ida' }), 403, 'grant_required');
-    expect(still.connect_url).to.equal(first.connect_url);
-    await h().gateway.db.execute('UPDATE connect_sessions SET expires_at = $1 WHERE id = $2', [Date.now() + halfLife - 30_000, session.id]);
-    const fresh = problem(await run(h(), 'rt-oauth.inbox.list', {}, { 'svc-principal': 'user:ida' }), 403, 'grant_required');
-    expect(fresh.connect_url).to.not.equal(first.connect_url);
+    const left = Number(session.expires_at) - Date.now();
+    // Later, as the gateway sees it: half the lifetime and 30 s left, then half and 30 s short of it.
+    await later(left - halfLife - 30_000, async () => {
+      const still = problem(await run(h(), 'rt-oauth.inbox.list', {}, { 'svc-principal': 'user:ida' }), 403, 'grant_required');
+      expect(still.connect_url).to.equal(first.connect_url);
+    });
+    await later(left - halfLife + 30_000, async () => {
+      const fresh = problem(await run(h(), 'rt-oauth.inbox.list', {}, { 'svc-principal': 'user:ida' }), 403, 'grant_required');
+      expect(fresh.connect_url).to.not.equal(first.connect_url);
+    });
     expect(await sessionsOf('user:ida')).to.have.length(2);
   });
 
@@ -164,7 +173,7 @@ eachDialect('rate limits: connect links in run errors', (h) => {
     const scopeLinks = new Set<string>();
     for (let i = 0; i < 3; i++) scopeLinks.add(problem(await run(h(), 'rt-oauth.inbox.list', {}, { 'svc-principal': 'user:kim' }), 403, 'scope_required').connect_url);
     expect(scopeLinks.size).to.equal(1);
-    await h().gateway.db.execute("UPDATE connections SET status = 'needs_reauth' WHERE id = $1", [connected.json.id]);
+    await markNeedsReauth(h().gateway, connected.json.id);
     const reconnects = new Set<string>();
     for (let i = 0; i < 3; i++) reconnects.add(problem(await run(h(), 'rt-oauth.profile.get', {}, { 'svc-principal': 'user:kim' }), 401, 'connection_invalid').reconnect_url);
     expect(reconnects.size).to.equal(1);
@@ -173,15 +182,17 @@ eachDialect('rate limits: connect links in run errors', (h) => {
 
   it('deletes sessions that completed or expired more than 7 days ago, in the background work of serve', async () => {
     expect(backgroundTasks).to.include(endedSessionCleanup);
-    for (const principal of ['user:old-done', 'user:old-expired', 'user:recent-expired', 'user:open']) {
-      problem(await run(h(), 'rt-oauth.inbox.list', {}, { 'svc-principal': principal }), 403, 'grant_required');
-    }
+    problem(await run(h(), 'rt-oauth.inbox.list', {}, { 'svc-principal': 'user:open' }), 403, 'grant_required');
     const day = 86_400_000;
     const now = Date.now();
-    const set = (principal: string, sql: string, bind: unknown[]) => h().gateway.db.execute(`UPDATE connect_sessions SET ${sql} WHERE principal = '${principal}'`, bind);
-    await set('user:old-done', "status = 'completed', updated_at = $1", [now - 8 * day]);
-    await set('user:old-expired', 'expires_at = $1', [now - 8 * day]);
-    await set('user:recent-expired', 'expires_at = $1', [now - 6 * day]);
+    const lifetime = h().gateway.config.connect.session_ttl_s * 1000;
+    const sessionAt = (principal: string, at: number) => createConnectSession(h().gateway, h().organizationId, { provider: 'rt-oauth', principal }, at);
+    // Completed 8 days ago; expired 8 and 6 days ago (made a lifetime before that).
+    const done = await sessionAt('user:old-done', now - 8 * day - 60_000);
+    const connectionId = await connectionIn(h().gateway, { organizationId: h().organizationId, principal: 'user:old-done', provider: 'rt-oauth', at: now - 8 * day });
+    expect(await completeConnectSession(h().gateway.db, done.session_id, connectionId, now - 8 * day)).to.equal(true);
+    await sessionAt('user:old-expired', now - 8 * day - lifetime);
+    await sessionAt('user:recent-expired', now - 6 * day - lifetime);
     const before = await count(h(), 'connect_sessions');
     const task = await endedSessionCleanup.start(h().gateway);
     await task.stop();
