@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { startRunFakes } from '../fixtures/run-providers.js';
 import { eachDialect, problem, type Harness } from '../support/harness.js';
+import { storedRow } from '../support/storage.js';
 
 const fakes = await startRunFakes();
 after(() => fakes.close());
@@ -45,7 +46,7 @@ eachDialect('connections: attach with a probe, list, read, change, revoke', (h) 
     expect(fakes.paid.requests[0].headers.authorization).to.equal('Token paid-key-alpha');
     expect(res.payload).to.not.include('paid-key-alpha');
 
-    const [row] = await h().gateway.db.select<{ credential: string }>('SELECT credential FROM connections WHERE id = $1', [res.json.id]);
+    const row = (await storedRow<{ credential: string }>(h().gateway.db, 'connections', res.json.id))!;
     expect(row.credential).to.not.include('paid-key-alpha');
     expect(JSON.parse(h().gateway.keyring.decrypt(row.credential))).to.deep.equal({ type: 'api_key', secret: 'paid-key-alpha' });
     expect(await events(h(), res.json.id)).to.deep.equal(['connection.created']);

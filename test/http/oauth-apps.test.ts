@@ -7,6 +7,7 @@ import { GatewayError } from '../../src/domain/errors.js';
 import { resolveOAuthClient } from '../../src/domain/oauth-apps.js';
 import { createOrganization } from '../../src/domain/organizations.js';
 import { eachDialect, problem } from '../support/harness.js';
+import { storedRows } from '../support/storage.js';
 
 const bearer = (secret: string) => ({ authorization: `Bearer ${secret}` });
 
@@ -74,7 +75,7 @@ eachDialect(
 
     it('stores the client secret encrypted, readable only through the keyring', async () => {
       await put('own-oauth', { client_id: 'client-123', client_secret: SECRET });
-      const rows = await h().gateway.db.select<{ client_secret: string }>('SELECT * FROM oauth_apps WHERE provider = $1', ['own-oauth']);
+      const rows = await storedRows<{ client_secret: string }>(h().gateway.db, 'oauth_apps', { provider: 'own-oauth' });
       expect(rows).to.have.length(1);
       expect(JSON.stringify(rows)).to.not.include(SECRET);
       expect(JSON.stringify(rows)).to.not.include(Buffer.from(SECRET).toString('base64'));

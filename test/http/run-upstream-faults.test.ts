@@ -7,6 +7,7 @@ import '../fixtures/run-providers.js';
 import { closedPort } from '../support/fake-provider.js';
 import { eachDialect, problem, type Harness } from '../support/harness.js';
 import { answerJsonString } from '../support/large-answer.js';
+import { storedRow } from '../support/storage.js';
 
 const runCatalog = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'run-catalog.yaml');
 const LIMIT = 4096;
@@ -52,8 +53,9 @@ async function callRow(h: Harness, id: string) {
   return (await h.gateway.db.select<Record<string, any>>('SELECT * FROM calls WHERE id = $1', [id]))[0];
 }
 
+/** The capture as stored: its JSON text, whose length is what the limit bounds. */
 async function captureOf(h: Harness, id: string) {
-  return (await h.gateway.db.select<{ input: string; output: string | null }>('SELECT input, output FROM captures WHERE call_id = $1', [id]))[0];
+  return (await storedRow<{ input: string; output: string | null }>(h.gateway.db, 'captures', id, 'call_id'))!;
 }
 
 function baseConfig(providers: Record<string, string>, upstream: Record<string, number>) {

@@ -11,9 +11,16 @@ import type { Dialect, TestDatabase } from './databases.js';
 
 const execFileAsync = promisify(execFile);
 
-/** One row exactly as stored (undecoded: JSON text, 0/1 flags, hashes, ciphertexts); undefined when there is none. */
+/** The rows of `table` whose columns equal `where`, exactly as stored (undecoded: JSON text, 0/1 flags, hashes, ciphertexts). */
+export function storedRows<T = Record<string, unknown>>(db: Executor, table: string, where: Record<string, unknown>): Promise<T[]> {
+  const columns = Object.keys(where);
+  const condition = columns.map((column, i) => `"${column}" = $${i + 1}`).join(' AND ');
+  return db.select<T>(`SELECT * FROM "${table}" WHERE ${condition}`, Object.values(where));
+}
+
+/** One row as stored, by id (or another unique column); undefined when there is none. */
 export async function storedRow<T = Record<string, unknown>>(db: Executor, table: string, id: string, idColumn = 'id'): Promise<T | undefined> {
-  return (await db.select<T>(`SELECT * FROM "${table}" WHERE "${idColumn}" = $1`, [id]))[0];
+  return (await storedRows<T>(db, table, { [idColumn]: id }))[0];
 }
 
 /** Every row of every table: `pg_dump` of the throwaway Postgres database, or SELECT * of each SQLite table. */
