@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { findCall } from '../../src/db/repos/calls.js';
+import { listConnectSessions } from '../../src/domain/consent/sessions.js';
 import { PLATFORM_KEY, startRunFakes } from '../fixtures/run-providers.js';
 import { eachDialect, problem, type Harness } from '../support/harness.js';
 
@@ -6,7 +8,7 @@ const fakes = await startRunFakes();
 after(() => fakes.close());
 
 async function callRow(h: Harness, id: string) {
-  return (await h.gateway.db.select<Record<string, any>>('SELECT * FROM calls WHERE id = $1', [id]))[0];
+  return (await findCall(h.gateway.db, h.organizationId, id))!;
 }
 
 function run(h: Harness, task: string, payload: object, headers: Record<string, string> = {}) {
@@ -178,13 +180,10 @@ eachDialect('run: credentials, connections and their errors', (h) => {
     it('answers 403 grant_required with a connect_url for the task scopes when the user has no connection', async () => {
       const body = problem(await run(h(), 'rt-oauth.inbox.list', {}, { 'svc-principal': 'user:eve' }), 403, 'grant_required');
       expect(body.connect_url).to.match(/^http:\/\/gateway\.test\/v1\/hosted\/connect\/cs_/);
-      const sessions = await h().gateway.db.select<{ principal: string; provider: string; scopes: string }>(
-        'SELECT principal, provider, scopes FROM connect_sessions WHERE principal = $1',
-        ['user:eve'],
-      );
+      const sessions = (await listConnectSessions(h().gateway, h().organizationId, { principal: 'user:eve' })).items;
       expect(sessions).to.have.length(1);
       expect(sessions[0].provider).to.equal('rt-oauth');
-      expect(JSON.parse(sessions[0].scopes)).to.include('mail.read');
+      expect(sessions[0].scopes).to.include('mail.read');
       expect(sessionIdOf(body.connect_url)).to.match(/^cs_/);
     });
 
@@ -238,8 +237,8 @@ eachDialect('run: credentials, connections and their errors', (h) => {
       const body = problem(await run(h(), 'rt-oauth.inbox.list', {}, { 'svc-principal': 'user:hal' }), 403, 'scope_required');
       expect(body.detail).to.include('mail.read');
       expect(body.connect_url).to.match(/\/v1\/hosted\/connect\/cs_/);
-      const [session] = await h().gateway.db.select<{ scopes: string }>('SELECT scopes FROM connect_sessions WHERE principal = $1', ['user:hal']);
-      expect(JSON.parse(session.scopes)).to.include.members(['profile', 'mail.read']);
+      const [session] = (await listConnectSessions(h().gateway, h().organizationId, { principal: 'user:hal' })).items;
+      expect(session.scopes).to.include.members(['profile', 'mail.read']);
       expect(fakes.oauth.requests.filter((r) => r.path === '/inbox')).to.have.length(0);
     });
 

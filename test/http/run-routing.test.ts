@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { findCall, findCapture } from '../../src/db/repos/calls.js';
 import { findIdempotencyKey } from '../../src/db/repos/idempotency.js';
 import { IDEMPOTENCY_TTL_MS } from '../../src/domain/idempotency.js';
 import { startRunFakes } from '../fixtures/run-providers.js';
@@ -9,7 +10,7 @@ const fakes = await startRunFakes();
 after(() => fakes.close());
 
 async function callRow(h: Harness, id: string) {
-  return (await h.gateway.db.select<Record<string, any>>('SELECT * FROM calls WHERE id = $1', [id]))[0];
+  return (await findCall(h.gateway.db, h.organizationId, id))!;
 }
 
 async function countCalls(h: Harness): Promise<number> {
@@ -75,8 +76,7 @@ eachDialect('run: routing across the routes of a capability', (h) => {
     const res = await run(h(), 'rt-open.weather.now', { city: 'Oslo' }, { 'svc-zero-retention': 'true' });
     expect(res.json.output.from).to.equal('mirror');
     problem(await h().request({ method: 'GET', url: `/v1/calls/${res.json.receipt.call_id}/capture` }), 404, 'capture_not_found');
-    const rows = await h().gateway.db.select('SELECT * FROM captures WHERE call_id = $1', [res.json.receipt.call_id]);
-    expect(rows).to.have.length(0);
+    expect(await findCapture(h().gateway.db, h().organizationId, res.json.receipt.call_id)).to.equal(null);
     const kept = await run(h(), 'rt-open.weather.now', { city: 'Oslo' }, { 'svc-zero-retention': 'false' });
     expect(kept.json.output.from).to.equal('open');
     expect((await h().request({ method: 'GET', url: `/v1/calls/${kept.json.receipt.call_id}/capture` })).statusCode).to.equal(200);

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { findCall } from '../../src/db/repos/calls.js';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -50,7 +51,7 @@ function run(h: Harness, city: string, headers: Record<string, string> = {}) {
 }
 
 async function callRow(h: Harness, id: string) {
-  return (await h.gateway.db.select<Record<string, any>>('SELECT * FROM calls WHERE id = $1', [id]))[0];
+  return (await findCall(h.gateway.db, h.organizationId, id))!;
 }
 
 /** The capture as stored: its JSON text, whose length is what the limit bounds. */

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { findCall } from '../../src/db/repos/calls.js';
 import { startRunFakes } from '../fixtures/run-providers.js';
 import { eachDialect, problem, type Harness } from '../support/harness.js';
 
@@ -6,8 +7,7 @@ const fakes = await startRunFakes();
 after(() => fakes.close());
 
 async function callRow(h: Harness, id: string) {
-  const rows = await h.gateway.db.select<Record<string, any>>('SELECT * FROM calls WHERE id = $1', [id]);
-  return rows[0];
+  return (await findCall(h.gateway.db, h.organizationId, id))!;
 }
 
 async function countCalls(h: Harness): Promise<number> {
