@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { grantsOfConnection } from '../../src/db/repos/grants.js';
 import { startRunFakes } from '../fixtures/run-providers.js';
 import { eachDialect, problem, type Harness } from '../support/harness.js';
 import { storedRow } from '../support/storage.js';
@@ -13,9 +14,9 @@ async function events(h: Harness, connectionId: string): Promise<string[]> {
   return rows.filter((row) => JSON.parse(row.payload).data.connection.id === connectionId).map((row) => row.type);
 }
 
+/** The states of a connection's grants, oldest first. */
 async function grants(h: Harness, connectionId: string): Promise<string[]> {
-  const rows = await h.gateway.db.select<{ state: string }>('SELECT state FROM grants WHERE connection_id = $1 ORDER BY id ASC', [connectionId]);
-  return rows.map((row) => row.state);
+  return (await grantsOfConnection(h.gateway.db, connectionId)).map((grant) => grant.state).reverse();
 }
 
 /** The fake Mail provider's /me answers as the account whose access token is sent. */
