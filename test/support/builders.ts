@@ -3,6 +3,13 @@ import { markNeedsReauth, revokeConnection, saveConsentedConnection } from '../.
 import type { StoredCredential } from '../../src/domain/connections/credentials.js';
 import type { Gateway } from '../../src/domain/gateway.js';
 
+/**
+ * Tests write no rows with SQL: a state is made the way the product makes it, by a domain function
+ * (suspending an organization, revoking, issuing a token) or, for states only time produces, by a
+ * repository function at a past clock. The builders here combine them where a test needs it often;
+ * `later()` of ./clock.ts makes time pass between API requests; ./storage.ts reads bytes at rest.
+ */
+
 export interface ConnectionWanted {
   organizationId: string;
   principal: string;
