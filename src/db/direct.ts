@@ -93,17 +93,80 @@ async function openSqliteConnection(storage: string, pragmas: string): Promise<S
   };
 }
 
+/** Statements that write: grouped into one commit with the other writes of the same moment. */
+const WRITE = /^\s*(INSERT|UPDATE|DELETE|REPLACE)\b/i;
+
+interface QueuedWrite {
+  step(): Promise<unknown>;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
 /**
- * Two connections to one SQLite file: one runs statements that commit on their own, the other transactions,
- * one at a time (SQLite has one writer; `BEGIN IMMEDIATE` takes the write lock up front, so two writers
- * queue on the busy timeout instead of deadlocking).
+ * Group commit: the writes issued while the previous group commits (or in the same tick) go to the database
+ * as one transaction, each caller awaiting the commit that holds its row, so a burst of runs costs one
+ * commit instead of one per statement. A write the database refuses fails alone (SQLite undoes the statement,
+ * not the transaction); a failed commit fails every write of its group. A write alone is committed alone.
+ */
+function groupCommitter(connection: DirectStatements) {
+  let queued: QueuedWrite[] = [];
+  let committing: Promise<void> | null = null;
+
+  async function commit(group: QueuedWrite[]): Promise<void> {
+    if (group.length === 1) {
+      await group[0].step().then(group[0].resolve, group[0].reject);
+      return;
+    }
+    try {
+      await connection.run('BEGIN IMMEDIATE', []);
+    } catch (error) {
+      group.forEach((write) => write.reject(error));
+      return;
+    }
+    const results = await Promise.allSettled(group.map((write) => write.step()));
+    try {
+      await connection.run('COMMIT', []);
+    } catch (error) {
+      await connection.run('ROLLBACK', []).catch(() => undefined);
+      group.forEach((write) => write.reject(error));
+      return;
+    }
+    results.forEach((result, i) => (result.status === 'fulfilled' ? group[i].resolve(result.value) : group[i].reject(result.reason)));
+  }
+
+  async function drain(): Promise<void> {
+    while (queued.length) {
+      const group = queued;
+      queued = [];
+      await commit(group);
+    }
+    committing = null;
+  }
+
+  return {
+    write<T>(step: () => Promise<T>): Promise<T> {
+      return new Promise<T>((resolve, reject) => {
+        queued.push({ step, resolve: resolve as (value: unknown) => void, reject });
+        committing ??= new Promise<void>((started) => setImmediate(started)).then(drain);
+      });
+    },
+    /** Resolves once every queued write is committed. */
+    idle: () => committing ?? Promise.resolve(),
+  };
+}
+
+/**
+ * Two connections to one SQLite file: one runs statements that commit on their own (writes grouped into
+ * one commit per moment), the other transactions, one at a time (SQLite has one writer; `BEGIN IMMEDIATE`
+ * takes the write lock up front, so two writers queue on the busy timeout instead of deadlocking).
  */
 export async function openSqliteDirect(storage: string, pragmas: string): Promise<DirectDriver> {
   const [autocommit, transactional] = await Promise.all([openSqliteConnection(storage, pragmas), openSqliteConnection(storage, pragmas)]);
+  const writes = groupCommitter(autocommit);
   let queue: Promise<unknown> = Promise.resolve();
   return {
-    all: (sql, bind) => autocommit.all(sql, bind),
-    run: (sql, bind) => autocommit.run(sql, bind),
+    all: (sql, bind) => (WRITE.test(sql) ? writes.write(() => autocommit.all(sql, bind)) : autocommit.all(sql, bind)),
+    run: (sql, bind) => (WRITE.test(sql) ? writes.write(() => autocommit.run(sql, bind)) : autocommit.run(sql, bind)),
     transaction<T>(work: (statements: DirectStatements) => Promise<T>): Promise<T> {
       const turn = queue.then(async () => {
         await transactional.run('BEGIN IMMEDIATE', []);
@@ -120,7 +183,7 @@ export async function openSqliteDirect(storage: string, pragmas: string): Promis
       return turn;
     },
     async close() {
-      await queue;
+      await Promise.all([queue, writes.idle()]);
       await Promise.all([autocommit.close(), transactional.close()]);
     },
   };

@@ -68,6 +68,52 @@ for (const dialect of dialects) {
   });
 }
 
+describe('the executor on SQLite: writes of the same moment share one commit', function () {
+  this.timeout(60000);
+  let database: TestDatabase;
+  let db: Database;
+  let other: Database;
+
+  before(async () => {
+    database = await createTestDatabase('sqlite');
+    db = await openDatabase(database.url);
+    other = await openDatabase(database.url);
+    await db.execute('CREATE TABLE ledger (id VARCHAR(40) PRIMARY KEY, amount BIGINT NOT NULL)');
+  });
+  after(async () => {
+    await Promise.all([db.close(), other.close()]);
+    await database.drop();
+  });
+
+  it('answers each write only once it is committed: another connection sees every row as soon as its write resolves', async () => {
+    const seen = await Promise.all(
+      Array.from({ length: 50 }, async (_, i) => {
+        const id = `w${String(i).padStart(2, '0')}`;
+        const [row] = await db.select<{ id: string }>('INSERT INTO ledger (id, amount) VALUES ($1, $2) RETURNING id', [id, i]);
+        return (await other.select('SELECT id FROM ledger WHERE id = $1', [row.id])).length;
+      }),
+    );
+    expect(seen).to.deep.equal(new Array(50).fill(1));
+  });
+
+  it('fails a refused write alone: the writes grouped with it commit, each with its own answer', async () => {
+    await db.execute('INSERT INTO ledger (id, amount) VALUES ($1, $2)', ['taken', 0]);
+    const outcomes = await Promise.allSettled([
+      db.execute('INSERT INTO ledger (id, amount) VALUES ($1, $2)', ['g1', 1]),
+      db.execute('INSERT INTO ledger (id, amount) VALUES ($1, $2)', ['taken', 2]),
+      db.execute("UPDATE ledger SET amount = amount + 1 WHERE id LIKE 'w%'"),
+      db.execute('INSERT INTO ledger (id, amount) VALUES ($1, $2)', ['g2', 3]),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).to.deep.equal(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    expect((outcomes[2] as PromiseFulfilledResult<number>).value).to.equal(50);
+    expect(await other.select("SELECT id, amount FROM ledger WHERE id IN ('g1', 'g2', 'taken') ORDER BY id")).to.deep.equal([
+      { id: 'g1', amount: 1 },
+      { id: 'g2', amount: 3 },
+      { id: 'taken', amount: 0 },
+    ]);
+  });
+});
+
 describe('the executor on an in-memory SQLite database', () => {
   it('keeps statements and transactions on its one connection, so they see one database', async () => {
     const db = await openDatabase('sqlite::memory:');
