@@ -5,6 +5,21 @@ const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 let lastTime = -1;
 let lastRandom: number[] = [];
 
+/** Random bytes drawn 4 KiB at a time: one call to the system's generator per 256 ids, not per id. */
+const POOL_BYTES = 4096;
+let pool = Buffer.alloc(0);
+let taken = POOL_BYTES;
+
+function freshDigits(): number[] {
+  if (taken + 16 > pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    taken = 0;
+  }
+  const digits = Array.from(pool.subarray(taken, taken + 16), (b) => b & 31);
+  taken += 16;
+  return digits;
+}
+
 function encodeTime(ms: number): string {
   let time = '';
   let rest = ms;
@@ -19,7 +34,7 @@ function encodeTime(ms: number): string {
 function nextRandom(ms: number): number[] {
   if (ms > lastTime) {
     lastTime = ms;
-    lastRandom = Array.from(randomBytes(16), (b) => b & 31);
+    lastRandom = freshDigits();
     return lastRandom;
   }
   const next = [...lastRandom];
@@ -41,6 +56,6 @@ function nextRandom(ms: number): number[] {
  */
 export function newId(prefix: string, now = Date.now()): string {
   // An id for an earlier time (a clock step back, or a caller dating a row) gets fresh random digits.
-  const random = now >= lastTime ? nextRandom(now) : Array.from(randomBytes(16), (b) => b & 31);
+  const random = now >= lastTime ? nextRandom(now) : freshDigits();
   return `${prefix}_${encodeTime(now)}${random.map((d) => ALPHABET[d]).join('')}`;
 }

@@ -129,7 +129,10 @@ async function readLimited(response: Dispatcher.ResponseData, limit: number): Pr
 export async function sendUpstream(upstream: UpstreamRequest, guard?: TargetGuard): Promise<UpstreamAnswer> {
   const refusal = guard?.hostRefusal(new URL(upstream.url));
   if (refusal) throw new UpstreamUnreachable('refused', `target refused: ${refusal}`);
-  const signal = AbortSignal.timeout(upstream.timeoutMs);
+  // A timer cleared as soon as the answer is read (AbortSignal.timeout would live on, and fire, long after).
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), upstream.timeoutMs);
+  const { signal } = deadline;
   try {
     const response = await request(upstream.url, {
       method: upstream.method as 'GET',
@@ -145,5 +148,7 @@ export async function sendUpstream(upstream: UpstreamRequest, guard?: TargetGuar
     return { status: response.statusCode, body: parseBody(text, Array.isArray(contentType) ? contentType[0] : contentType), headers: response.headers };
   } catch (err) {
     throw unreachable(err, upstream, signal);
+  } finally {
+    clearTimeout(timer);
   }
 }
