@@ -63,6 +63,6 @@ export function registerAuth(server: Server, gateway: Gateway): void {
 }
 
 /** The authenticated caller of a request on a route behind the gateway strategy. */
-export function callerOf(request: Request): Caller {
+export function callerOf(request: Pick<Request, 'auth'>): Caller {
   return request.auth.credentials.caller!;
 }

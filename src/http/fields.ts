@@ -26,6 +26,10 @@ export const fields = {
   cursor: () => fields.text(100),
   url: (max: number) => fields.text(max).uri({ scheme: ['http', 'https'] }),
   oneOf: <T extends string>(...values: T[]) => Joi.string().valid(...values),
+  /** `{id}` in a path: one resource's id. */
+  idParams: () => Joi.object<{ id: string }>({ id: fields.pathId().required() }),
+  /** `?cursor=` alone: a page of a list. */
+  pageQuery: () => Joi.object<{ cursor?: string }>({ cursor: fields.cursor() }),
 };
 
 /** Request headers: the named ones are validated, all others pass through untouched. */

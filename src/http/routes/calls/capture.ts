@@ -1,14 +1,14 @@
 import type { ServerRoute } from '@hapi/hapi';
-import Joi from 'joi';
 import { getCapture } from '../../../domain/audit/calls.js';
 import type { Gateway } from '../../../domain/gateway.js';
 import { callerOf } from '../../auth.js';
 import { fields } from '../../fields.js';
+import { operation } from '../../operation.js';
 import { answers, records } from '../../records.js';
 
-export const readCaptureRoute = (gateway: Gateway): ServerRoute => ({
+export const readCaptureRoute = (gateway: Gateway): ServerRoute => operation({
   method: 'GET',
   path: '/v1/calls/{id}/capture',
-  options: { response: answers({ 200: records.capture }), plugins: { openapi: { errors: ['capture_not_found'] } }, validate: { params: Joi.object({ id: fields.pathId().required() }) } },
-  handler: (request) => getCapture(gateway, callerOf(request).organization.id, request.params.id as string),
+  options: { response: answers({ 200: records.capture }), plugins: { openapi: { errors: ['capture_not_found'] } }, validate: { params: fields.idParams() } },
+  handler: (request) => getCapture(gateway, callerOf(request).organization.id, request.params.id),
 });

@@ -4,9 +4,10 @@ import { listCalls, type CallFilters } from '../../../domain/audit/calls.js';
 import type { Gateway } from '../../../domain/gateway.js';
 import { callerOf } from '../../auth.js';
 import { fields } from '../../fields.js';
+import { operation } from '../../operation.js';
 import { answers, records } from '../../records.js';
 
-const callQuery = Joi.object({
+const callQuery = Joi.object<CallFilters & { cursor?: string }>({
   cursor: fields.cursor(),
   task: fields.text(100),
   provider: fields.text(100),
@@ -17,12 +18,12 @@ const callQuery = Joi.object({
   tag: fields.text(200),
 });
 
-export const listCallsRoute = (gateway: Gateway): ServerRoute => ({
+export const listCallsRoute = (gateway: Gateway): ServerRoute => operation({
   method: 'GET',
   path: '/v1/calls',
   options: { response: answers({ 200: records.callList }), validate: { query: callQuery } },
   handler: (request) => {
-    const { cursor, ...filters } = request.query as CallFilters & { cursor?: string };
+    const { cursor, ...filters } = request.query;
     return listCalls(gateway, callerOf(request).organization.id, filters, cursor);
   },
 });

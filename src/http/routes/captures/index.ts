@@ -1,16 +1,16 @@
 import type { Plugin, ServerRoute } from '@hapi/hapi';
-import Joi from 'joi';
 import { listCaptures } from '../../../domain/audit/calls.js';
 import type { Gateway } from '../../../domain/gateway.js';
 import { callerOf } from '../../auth.js';
 import { fields } from '../../fields.js';
+import { operation } from '../../operation.js';
 import { answers, records } from '../../records.js';
 
-const listCapturesRoute = (gateway: Gateway): ServerRoute => ({
+const listCapturesRoute = (gateway: Gateway): ServerRoute => operation({
   method: 'GET',
   path: '/v1/captures',
-  options: { response: answers({ 200: records.captureList }), validate: { query: Joi.object({ cursor: fields.cursor() }) } },
-  handler: (request) => listCaptures(gateway, callerOf(request).organization.id, request.query.cursor as string | undefined),
+  options: { response: answers({ 200: records.captureList }), validate: { query: fields.pageQuery() } },
+  handler: (request) => listCaptures(gateway, callerOf(request).organization.id, request.query.cursor),
 });
 
 /** Captured inputs and outputs of calls: organization keys only. */

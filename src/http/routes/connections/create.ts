@@ -4,6 +4,7 @@ import { createConnection, type NewConnection } from '../../../domain/connection
 import type { Gateway } from '../../../domain/gateway.js';
 import { callerOf } from '../../auth.js';
 import { fields } from '../../fields.js';
+import { operation } from '../../operation.js';
 import { answers, records } from '../../records.js';
 
 const oauthTokens = Joi.object({
@@ -13,16 +14,16 @@ const oauthTokens = Joi.object({
   scopes: Joi.array().items(fields.text(200)).max(100),
 });
 
-const newConnection = Joi.object({
+const newConnection = Joi.object<NewConnection>({
   provider: fields.text(100).required(),
   principal: fields.principal(),
   credential: Joi.alternatives().try(fields.text(8192, 4), oauthTokens).required(),
   label: fields.text(320),
 }).required();
 
-export const createConnectionRoute = (gateway: Gateway): ServerRoute => ({
+export const createConnectionRoute = (gateway: Gateway): ServerRoute => operation({
   method: 'POST',
   path: '/v1/connections',
   options: { response: answers({ 200: records.connection }), plugins: { rateLimit: { class: 'connections' }, openapi: { errors: ['principal_forbidden', 'credential_refused', 'probe_unavailable'] } }, validate: { payload: newConnection } },
-  handler: (request) => createConnection(gateway, callerOf(request), request.payload as NewConnection),
+  handler: (request) => createConnection(gateway, callerOf(request), request.payload),
 });

@@ -5,6 +5,7 @@ import type { Gateway } from '../../../domain/gateway.js';
 import { callerOf } from '../../auth.js';
 import { fields, headers } from '../../fields.js';
 import { answers, records } from '../../records.js';
+import { operation } from '../../operation.js';
 
 /** A job is a sentence or two (docs/discovery.md); 500 characters leave room for that. */
 const MAX_JOB_LENGTH = 500;
@@ -15,7 +16,7 @@ export const discoverFields = {
   limit: Joi.number().integer().min(1).max(50).default(5),
 };
 
-export const discover = (gateway: Gateway): ServerRoute => ({
+export const discover = (gateway: Gateway): ServerRoute => operation({
   method: 'POST',
   path: '/v1/discover',
   options: {
@@ -23,11 +24,11 @@ export const discover = (gateway: Gateway): ServerRoute => ({
     plugins: { gateway: { userTokens: true } },
     validate: {
       headers: headers({ 'svc-principal': fields.principal() }),
-      payload: Joi.object(discoverFields).required(),
+      payload: Joi.object<{ task: string; limit: number }>(discoverFields).required(),
     },
   },
   handler: (request) => {
-    const { task, limit } = request.payload as { task: string; limit: number };
+    const { task, limit } = request.payload;
     return discoverTasks(gateway, callerOf(request), { task, limit, principal: request.headers['svc-principal'] as string | undefined });
   },
 });

@@ -4,15 +4,16 @@ import type { Gateway } from '../../../domain/gateway.js';
 import { listGrants, type GrantState } from '../../../domain/grants.js';
 import { callerOf } from '../../auth.js';
 import { fields } from '../../fields.js';
+import { operation } from '../../operation.js';
 import { answers, records } from '../../records.js';
 
-export const listGrantsRoute = (gateway: Gateway): ServerRoute => ({
+export const listGrantsRoute = (gateway: Gateway): ServerRoute => operation({
   method: 'GET',
   path: '/v1/grants',
   options: {
     response: answers({ 200: records.grantList }),
     validate: {
-      query: Joi.object({
+      query: Joi.object<{ principal?: string; state?: GrantState; cursor?: string }>({
         cursor: fields.cursor(),
         principal: fields.principal(),
         state: fields.oneOf<GrantState>('active', 'revoked'),
@@ -20,5 +21,5 @@ export const listGrantsRoute = (gateway: Gateway): ServerRoute => ({
     },
   },
   handler: (request) =>
-    listGrants(gateway.db, callerOf(request).organization.id, request.query as { principal?: string; state?: GrantState; cursor?: string }),
+    listGrants(gateway.db, callerOf(request).organization.id, request.query),
 });

@@ -6,7 +6,7 @@ import type { HostedPage } from '../../../hosted/layout.js';
 import type { ErrorRenderer } from '../../errors.js';
 
 /** Hosted pages are never cached (they carry per-user state) and never framed. */
-export function sendPage(h: ResponseToolkit, page: HostedPage) {
+export function sendPage(h: Pick<ResponseToolkit, 'response'>, page: HostedPage) {
   return h
     .response(page.html)
     .code(page.status)
@@ -24,12 +24,12 @@ export const renderHostedError: ErrorRenderer = (_request, h, error) => sendPage
  * Referrer-Policy same-origin, so the secret in a page's address never reaches another site while our
  * own form posts still carry a real Origin (checkFormOrigin).
  */
-export const hostedRoute: RouteOptions = {
+export const hostedRoute = {
   auth: false,
   cors: false,
   state: { parse: true, failAction: 'ignore' },
   security: { noSniff: true, xframe: 'deny', referrer: 'same-origin' },
-};
+} as const satisfies RouteOptions;
 
 /** Form posts are urlencoded, the one body type browsers send without JavaScript. */
 export const formPayload = { allow: ['application/x-www-form-urlencoded'], defaultContentType: 'application/x-www-form-urlencoded', parse: true };
@@ -38,7 +38,7 @@ export const formPayload = { allow: ['application/x-www-form-urlencoded'], defau
  * Refuses a form post from another site: browsers send Origin on every POST, and our pages' Referrer-Policy
  * (same-origin) keeps it the real origin for our own forms, so a foreign or "null" one is a forged post.
  */
-export function checkFormOrigin(gateway: Gateway, request: Request): void {
+export function checkFormOrigin(gateway: Gateway, request: Pick<Request, 'headers'>): void {
   const origin = request.headers.origin as string | undefined;
   if (origin !== undefined && origin !== new URL(gateway.config.server.public_url).origin) {
     throw new GatewayError('untrusted_origin', 'This form was sent from another website, so it was not accepted. Open the page again and use its button.');

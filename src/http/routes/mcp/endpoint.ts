@@ -6,6 +6,7 @@ import type { Gateway } from '../../../domain/gateway.js';
 import { callerOf } from '../../auth.js';
 import { fields } from '../../fields.js';
 import { answers, records } from '../../records.js';
+import { operation } from '../../operation.js';
 import { runHeaders } from '../tasks/run.js';
 import { answerMessages, type McpAnswer } from './exchange.js';
 import { MAX_PINNED_TASKS, MCP_PATH, pinnedTaskIds, pinnedTaskProblems } from '../../../domain/mcp.js';
@@ -63,7 +64,7 @@ const NOT_ACCEPTABLE: McpAnswer = {
  * parses (so 401, 413 and malformed JSON leave by the one problem+json path); the SDK's server
  * answers the JSON-RPC messages (exchange.ts), and hapi sends that answer like any other, with its usual headers.
  */
-const mcpPost = (gateway: Gateway, corsRequestHeaders: string[]): ServerRoute => ({
+const mcpPost = (gateway: Gateway, corsRequestHeaders: string[]): ServerRoute => operation({
   method: 'POST',
   path: MCP_PATH,
   options: {
@@ -75,13 +76,13 @@ const mcpPost = (gateway: Gateway, corsRequestHeaders: string[]): ServerRoute =>
     plugins: { gateway: { userTokens: true }, jsonEnvelopeDepth: 3, openapi: { body: Joi.alternatives(jsonRpcRequest, Joi.array().items(jsonRpcRequest)).required() } },
     validate: {
       headers: runHeaders,
-      query: Joi.object({ tasks: fields.text(MAX_PINNED_TASKS * 101) }),
+      query: Joi.object<{ tasks?: string }>({ tasks: fields.text(MAX_PINNED_TASKS * 101) }),
       // A JSON-RPC message or a batch; whether it is well-formed JSON-RPC is the protocol's to answer.
-      payload: Joi.alternatives(Joi.object().unknown(true), Joi.array()).required(),
+      payload: Joi.alternatives<object>(Joi.object().unknown(true), Joi.array()).required(),
     },
   },
   async handler(request, h) {
-    const tools = [...fixedTools, ...pinnedTasks(gateway.catalog, request.query.tasks as string | undefined).map(pinnedTool)];
+    const tools = [...fixedTools, ...pinnedTasks(gateway.catalog, request.query.tasks).map(pinnedTool)];
     const server = mcpServer({
       context: { gateway, caller: callerOf(request), header: (name) => request.headers[name] as string | undefined },
       tools,
@@ -97,7 +98,7 @@ const mcpPost = (gateway: Gateway, corsRequestHeaders: string[]): ServerRoute =>
 });
 
 /** The endpoint keeps no sessions and opens no event streams: every method but POST is 405. */
-const notAllowed = (method: 'GET' | 'DELETE' | 'PUT' | 'PATCH'): ServerRoute => ({
+const notAllowed = (method: 'GET' | 'DELETE' | 'PUT' | 'PATCH'): ServerRoute => operation({
   method,
   path: MCP_PATH,
   options: { auth: false, plugins: { openapi: { errors: ['method_not_allowed'] } } },

@@ -6,9 +6,10 @@ import type { Gateway } from '../../../domain/gateway.js';
 import { actingPrincipal } from '../../../domain/principals.js';
 import { callerOf } from '../../auth.js';
 import { fields, headers } from '../../fields.js';
+import { operation } from '../../operation.js';
 import { answers, records } from '../../records.js';
 
-export const listTasksRoute = (gateway: Gateway): ServerRoute => ({
+export const listTasksRoute = (gateway: Gateway): ServerRoute => operation({
   method: 'GET',
   path: '/v1/tasks',
   options: {
@@ -16,7 +17,7 @@ export const listTasksRoute = (gateway: Gateway): ServerRoute => ({
     plugins: { gateway: { userTokens: true } },
     validate: {
       headers: headers({ 'svc-principal': fields.principal() }),
-      query: Joi.object({
+      query: Joi.object<TaskFilters & { cursor?: string }>({
         cursor: fields.cursor(),
         provider: fields.text(100),
         capability: fields.text(100),
@@ -27,7 +28,7 @@ export const listTasksRoute = (gateway: Gateway): ServerRoute => ({
   },
   handler(request) {
     actingPrincipal(callerOf(request), request.headers['svc-principal'] as string | undefined);
-    const { cursor, ...filters } = request.query as TaskFilters & { cursor?: string };
+    const { cursor, ...filters } = request.query;
     const page = listTasks(gateway.catalog, filters, cursor);
     return { tasks: page.items.map(presentTaskSummary), next_cursor: page.next_cursor };
   },

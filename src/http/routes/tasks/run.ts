@@ -8,6 +8,7 @@ import { callerOf } from '../../auth.js';
 import { namedRunPrincipal } from '../../rate-limits.js';
 import { fields, headers } from '../../fields.js';
 import { answers, records } from '../../records.js';
+import { operation } from '../../operation.js';
 
 const providerList = () =>
   fields.text(1000).pattern(/^\s*[a-z0-9-]+(\s*,\s*[a-z0-9-]+)*\s*$/).messages({ 'string.pattern.base': '{{#label}} must be a comma list of provider slugs' });
@@ -51,7 +52,7 @@ const runErrors: ErrorCode[] = [
 ];
 
 /** The task input, with the reserved `receipt_options` beside it; the input itself is checked against the task's schema. */
-const runBody = Joi.object({ receipt_options: Joi.object({ principal: fields.principal() }) })
+const runBody = Joi.object<{ receipt_options?: { principal?: string } } & Record<string, unknown>>({ receipt_options: Joi.object({ principal: fields.principal() }) })
   .unknown(true)
   .allow(null);
 
@@ -86,18 +87,18 @@ export function runRequest(
   };
 }
 
-export const runTaskRoute = (gateway: Gateway): ServerRoute => ({
+export const runTaskRoute = (gateway: Gateway): ServerRoute => operation({
   method: 'POST',
   path: '/v1/tasks/{id}/run',
   options: {
     response: answers({ 200: records.run }),
     plugins: { gateway: { userTokens: true }, rateLimit: { class: 'run', principal: namedRunPrincipal }, openapi: { errors: runErrors } },
-    validate: { params: Joi.object({ id: fields.pathId().required() }), headers: runHeaders, payload: runBody },
+    validate: { params: fields.idParams(), headers: runHeaders, payload: runBody },
   },
   async handler(request) {
-    const { receipt_options: receiptOptions, ...input } = (request.payload ?? {}) as Record<string, unknown>;
+    const { receipt_options: receiptOptions, ...input } = request.payload ?? {};
     const header = (name: string) => request.headers[name] as string | undefined;
-    const run = runRequest(request.params.id as string, input, header, (receiptOptions as { principal?: string } | undefined)?.principal);
+    const run = runRequest(request.params.id, input, header, receiptOptions?.principal);
     return (await runTask(gateway, callerOf(request), run)).run;
   },
 });

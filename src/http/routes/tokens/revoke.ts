@@ -1,17 +1,17 @@
 import type { ServerRoute } from '@hapi/hapi';
-import Joi from 'joi';
 import type { Gateway } from '../../../domain/gateway.js';
 import { revokeUserToken } from '../../../domain/tokens.js';
 import { callerOf } from '../../auth.js';
 import { fields } from '../../fields.js';
+import { operation } from '../../operation.js';
 import { answers, records } from '../../records.js';
 
-export const revokeToken = (gateway: Gateway): ServerRoute => ({
+export const revokeToken = (gateway: Gateway): ServerRoute => operation({
   method: 'DELETE',
   path: '/v1/tokens/{id}',
-  options: { response: answers({ 204: records.empty }), plugins: { openapi: { errors: ['token_not_found'] } }, validate: { params: Joi.object({ id: fields.pathId().required() }) } },
+  options: { response: answers({ 204: records.empty }), plugins: { openapi: { errors: ['token_not_found'] } }, validate: { params: fields.idParams() } },
   async handler(request, h) {
-    await revokeUserToken(gateway.db, callerOf(request).organization.id, request.params.id as string);
+    await revokeUserToken(gateway.db, callerOf(request).organization.id, request.params.id);
     return h.response().code(204);
   },
 });

@@ -4,19 +4,20 @@ import { usage, USAGE_DAYS, type UsageDays } from '../../../domain/audit/usage.j
 import type { Gateway } from '../../../domain/gateway.js';
 import { callerOf } from '../../auth.js';
 import { fields } from '../../fields.js';
+import { operation } from '../../operation.js';
 import { answers, records } from '../../records.js';
 
-const usageQuery = Joi.object({
+const usageQuery = Joi.object<{ days: UsageDays; token?: string }>({
   days: Joi.number().integer().valid(...USAGE_DAYS).default(7),
   token: fields.text(100),
 });
 
-const readUsageRoute = (gateway: Gateway): ServerRoute => ({
+const readUsageRoute = (gateway: Gateway): ServerRoute => operation({
   method: 'GET',
   path: '/v1/usage',
   options: { response: answers({ 200: records.usage }), validate: { query: usageQuery } },
   handler: (request) =>
-    usage(gateway, callerOf(request).organization.id, request.query.days as UsageDays, request.query.token as string | undefined),
+    usage(gateway, callerOf(request).organization.id, request.query.days, request.query.token),
 });
 
 /** Calls and charges per UTC day: organization keys only. */
