@@ -246,6 +246,16 @@ eachDialect(
       // An initialize request brings its version in its params; the header is not yet negotiated.
       expect((await post(initialize, { 'mcp-protocol-version': '1999-01-01' })).statusCode).to.equal(200);
 
+      // Not JSON-RPC 2.0: another version, a fractional id, params that are not an object or array, a response without an id.
+      for (const bad of [
+        { jsonrpc: '1.0', id: 5, method: 'ping' },
+        { jsonrpc: '2.0', id: 1.5, method: 'ping' },
+        { jsonrpc: '2.0', id: 6, method: 'ping', params: 'none' },
+        { jsonrpc: '2.0', result: {} },
+      ]) {
+        const refused = await post(bad);
+        expect([refused.statusCode, refused.json.error.code], JSON.stringify(bad)).to.deep.equal([400, -32700]);
+      }
       const notification = await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
       expect([notification.statusCode, notification.payload]).to.deep.equal([202, '']);
     });
@@ -346,6 +356,30 @@ eachDialect(
       // Discovering and describing are not runs.
       expect((await callTool(h(), 'describe_task', { task_id: 'rt-open.weather.now' }, asCounted)).isError).to.equal(undefined);
       expect(fakes.open.requests).to.have.length(0);
+    });
+
+    it('keeps concurrent POSTs apart though their clients number requests alike: each gets its own answer, as its own caller', async () => {
+      const tokens = await Promise.all(
+        ['user:ana', 'user:bo'].map(async (principal) => (await issueUserToken(h().gateway.db, h().organizationId, { principal, expires_in: 600 }, 'test')).token),
+      );
+      const cities = ['Lima', 'Quito', 'Cusco', 'Sucre', 'Salta', 'Arica', 'Tacna', 'Piura'];
+      for (const city of cities) fakes.open.on('GET', `/weather/${city}`, { json: { city } });
+      const answers = await Promise.all(
+        cities.map((city, i) =>
+          h().request({
+            method: 'POST',
+            url: '/v1/mcp',
+            payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'run_task', arguments: { task_id: 'rt-open.weather.now', input: { city } } } }),
+            headers: { ...MCP_HEADERS, authorization: `Bearer ${tokens[i % 2]}` },
+          }),
+        ),
+      );
+      answers.forEach((answer, i) => {
+        expect(answer.json.id).to.equal(1);
+        const { output, receipt } = answer.json.result.structuredContent;
+        expect(output).to.deep.equal({ city: cities[i] });
+        expect(receipt.principal).to.equal(i % 2 ? 'user:bo' : 'user:ana');
+      });
     });
 
     it('answers a principal-bound token naming another principal with principal_forbidden tool errors', async () => {

@@ -8,9 +8,9 @@ import { fields } from '../../fields.js';
 import { answers, records } from '../../records.js';
 import { operation } from '../../operation.js';
 import { runHeaders } from '../tasks/run.js';
-import { answerMessages, type McpAnswer } from './exchange.js';
+import { answerMessages, SharedExchange, type McpAnswer } from './exchange.js';
 import { MAX_PINNED_TASKS, MCP_PATH, pinnedTaskIds, pinnedTaskProblems } from '../../../domain/mcp.js';
-import { mcpServer } from './server.js';
+import { callAuthInfo, mcpServer } from './server.js';
 import { fixedTools, pinnedTool } from './tools.js';
 
 /** A JSON-RPC 2.0 response: a result, or an error for a protocol fault (tool errors are results with isError). */
@@ -40,14 +40,32 @@ const mcpAnswers = answers({
 });
 
 /** The tasks `?tasks=id1,id2` pins, checked before any MCP: at most 20, each in the catalog and active. */
-function pinnedTasks(catalog: Catalog, list: string | undefined): Task[] {
-  if (list === undefined) return [];
-  const ids = pinnedTaskIds(list);
+function pinnedTasks(catalog: Catalog, ids: string[]): Task[] {
   const problems = pinnedTaskProblems(catalog, ids);
   if (problems.length) {
     throw invalidInput(`tasks can pin up to ${MAX_PINNED_TASKS} active tasks of the catalog: ${problems.join('; ')}`, problems.map((reason) => ({ name: 'query.tasks', reason })));
   }
   return ids.map((id) => catalog.tasks.get(id)!);
+}
+
+/** Servers kept for sets of pinned tasks (and the one without): past this many sets, the oldest is let go. */
+const MAX_KEPT_TOOL_SETS = 64;
+
+/** The shared server and transport of each tool set: the three tools, plus the tasks a POST pins. */
+function toolSets(gateway: Gateway) {
+  const kept = new Map<string, SharedExchange>();
+  return (pinnedList: string | undefined): SharedExchange => {
+    const ids = pinnedList === undefined ? [] : pinnedTaskIds(pinnedList);
+    const key = ids.join(',');
+    let exchange = kept.get(key);
+    if (!exchange) {
+      const tools = [...fixedTools, ...pinnedTasks(gateway.catalog, ids).map(pinnedTool)];
+      exchange = new SharedExchange(mcpServer(tools, gateway.config.server.public_url));
+      kept.set(key, exchange);
+      if (kept.size > MAX_KEPT_TOOL_SETS) kept.delete(kept.keys().next().value!);
+    }
+    return exchange;
+  };
 }
 
 /** No Accept, or one naming `*\/*` (what fetch sends), `application/*` or `application/json`: a client that takes the JSON this endpoint answers. */
@@ -64,38 +82,40 @@ const NOT_ACCEPTABLE: McpAnswer = {
  * parses (so 401, 413 and malformed JSON leave by the one problem+json path); the SDK's server
  * answers the JSON-RPC messages (exchange.ts), and hapi sends that answer like any other, with its usual headers.
  */
-const mcpPost = (gateway: Gateway, corsRequestHeaders: string[]): ServerRoute => operation({
-  method: 'POST',
-  path: MCP_PATH,
-  options: {
-    // A browser's MCP client sends the protocol version header after initializing; its preflight must allow it.
-    cors: { additionalHeaders: [...corsRequestHeaders, 'mcp-protocol-version'] },
-    description: 'MCP over Streamable HTTP (stateless, JSON answers): the tools discover_tasks, describe_task, run_task and pinned tasks',
-    response: mcpAnswers,
-    // A run_task's input sits three levels inside the JSON-RPC request (params.arguments.input).
-    plugins: { gateway: { userTokens: true }, jsonEnvelopeDepth: 3, openapi: { body: Joi.alternatives(jsonRpcRequest, Joi.array().items(jsonRpcRequest)).required() } },
-    validate: {
-      headers: runHeaders,
-      query: Joi.object<{ tasks?: string }>({ tasks: fields.text(MAX_PINNED_TASKS * 101) }),
-      // A JSON-RPC message or a batch; whether it is well-formed JSON-RPC is the protocol's to answer.
-      payload: Joi.alternatives<object>(Joi.object().unknown(true), Joi.array()).required(),
-    },
-  },
-  async handler(request, h) {
-    const tools = [...fixedTools, ...pinnedTasks(gateway.catalog, request.query.tasks).map(pinnedTool)];
-    const server = mcpServer({
-      context: { gateway, caller: callerOf(request), header: (name) => request.headers[name] as string | undefined },
-      tools,
-      publicUrl: gateway.config.server.public_url,
-      onFault: (error) => {
-        request.app.faulted = { name: (error as Error)?.name ?? 'Error' };
+const mcpPost = (gateway: Gateway, corsRequestHeaders: string[]): ServerRoute => {
+  const exchangeFor = toolSets(gateway);
+  return operation({
+    method: 'POST',
+    path: MCP_PATH,
+    options: {
+      // A browser's MCP client sends the protocol version header after initializing; its preflight must allow it.
+      cors: { additionalHeaders: [...corsRequestHeaders, 'mcp-protocol-version'] },
+      description: 'MCP over Streamable HTTP (stateless, JSON answers): the tools discover_tasks, describe_task, run_task and pinned tasks',
+      response: mcpAnswers,
+      // A run_task's input sits three levels inside the JSON-RPC request (params.arguments.input).
+      plugins: { gateway: { userTokens: true }, jsonEnvelopeDepth: 3, openapi: { body: Joi.alternatives(jsonRpcRequest, Joi.array().items(jsonRpcRequest)).required() } },
+      validate: {
+        headers: runHeaders,
+        query: Joi.object<{ tasks?: string }>({ tasks: fields.text(MAX_PINNED_TASKS * 101) }),
+        // A JSON-RPC message or a batch; whether it is well-formed JSON-RPC is the protocol's to answer.
+        payload: Joi.alternatives<object>(Joi.object().unknown(true), Joi.array()).required(),
       },
-    });
-    const accept = request.headers.accept as string | undefined;
-    const answer = accept === undefined || TAKES_JSON.test(accept) ? await answerMessages(server, request.payload, request.headers['mcp-protocol-version'] as string | undefined) : NOT_ACCEPTABLE;
-    return answer.body === undefined ? h.response().code(answer.status) : h.response(answer.body as object).code(answer.status);
-  },
-});
+    },
+    async handler(request, h) {
+      const exchange = exchangeFor(request.query.tasks);
+      const authInfo = callAuthInfo({
+        context: { gateway, caller: callerOf(request), header: (name) => request.headers[name] as string | undefined },
+        onFault: (error) => {
+          request.app.faulted = { name: (error as Error)?.name ?? 'Error' };
+        },
+      });
+      const accept = request.headers.accept as string | undefined;
+      const version = request.headers['mcp-protocol-version'] as string | undefined;
+      const answer = accept === undefined || TAKES_JSON.test(accept) ? await answerMessages(exchange, request.payload, version, authInfo) : NOT_ACCEPTABLE;
+      return answer.body === undefined ? h.response().code(answer.status) : h.response(answer.body as object).code(answer.status);
+    },
+  });
+};
 
 /** The endpoint keeps no sessions and opens no event streams: every method but POST is 405. */
 const notAllowed = (method: 'GET' | 'DELETE' | 'PUT' | 'PATCH'): ServerRoute => operation({

@@ -1,14 +1,7 @@
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  ErrorCode,
-  isInitializeRequest,
-  isJSONRPCRequest,
-  JSONRPCMessageSchema,
-  SUPPORTED_PROTOCOL_VERSIONS,
-  type JSONRPCMessage,
-  type RequestId,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 
 /** What one POST to the endpoint answers: a status and the JSON body, if any. */
 export interface McpAnswer {
@@ -19,27 +12,46 @@ export interface McpAnswer {
 /** How many messages a batch may hold (as the SDK's own HTTP transport allows). */
 export const MAX_BATCH_SIZE = 100;
 
+/**
+ * The envelope of a JSON-RPC 2.0 message: a request or notification (a method), or a response (an id and a
+ * result or an error). What a request's params must hold is checked by the SDK's server, by method.
+ */
+function isJsonRpcMessage(value: unknown): value is JSONRPCMessage {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const message = value as Record<string, unknown>;
+  const id = message.id;
+  const idOk = id === undefined || typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id));
+  if (message.jsonrpc !== '2.0' || !idOk) return false;
+  if (typeof message.method === 'string') return message.params === undefined || (typeof message.params === 'object' && message.params !== null);
+  return id !== undefined && ('result' in message || 'error' in message);
+}
+
+/** A request (a method and an id) rather than a notification or a response. */
+const isRequest = (message: JSONRPCMessage): message is JSONRPCRequest => 'method' in message && 'id' in message;
+
 /** A fault of the HTTP exchange itself: a JSON-RPC error with no id, as the protocol's HTTP binding answers it. */
 const exchangeFault = (status: number, code: number, message: string): McpAnswer => ({ status, body: { jsonrpc: '2.0', error: { code, message }, id: null } });
 
 /**
- * The SDK's Transport for one stateless POST answered in JSON: it hands the request's messages to the server
- * and resolves once the server has answered every request among them. (The SDK's Streamable HTTP transport
- * does the same through web Request and Response objects and event-stream machinery, which cost more than the
- * rest of a tool call; this endpoint never streams.) Notifications the server sends along the way have no
- * event stream to go to and are dropped, as in the SDK's JSON answer mode.
+ * The one Transport of a long-lived SDK Server, shared by every POST: each POST's requests go to the server
+ * under ids of the transport's own (clients number their requests independently, so theirs would collide)
+ * with the POST's caller as the request's `authInfo`, and each response goes back to its POST under the
+ * client's id. The SDK's Streamable HTTP transport would cost a web Request and Response, event-stream
+ * machinery and a fresh Server per POST, more than the rest of a tool call; this endpoint never streams.
+ * Client notifications are acknowledged and dropped: with no session, a cancellation or progress note could
+ * only name a request of another POST. Server notifications have no stream to go to and are dropped too.
  */
-class OneExchange implements Transport {
+export class SharedExchange implements Transport {
   onmessage?: Transport['onmessage'];
   onclose?: () => void;
   onerror?: (error: Error) => void;
-  private readonly responses = new Map<RequestId, JSONRPCMessage>();
-  private settle!: () => void;
-  readonly answered = new Promise<void>((resolve) => {
-    this.settle = resolve;
-  });
+  private lastId = 0;
+  private readonly waiting = new Map<number, (response: JSONRPCMessage) => void>();
+  private readonly connected: Promise<void>;
 
-  constructor(private readonly awaited: Set<RequestId>) {}
+  constructor(server: Server) {
+    this.connected = server.connect(this);
+  }
 
   async start(): Promise<void> {}
 
@@ -48,44 +60,48 @@ class OneExchange implements Transport {
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
-    // Only responses to this POST's requests are answers; a response carries the id and no method.
-    const id = 'method' in message ? undefined : message.id;
-    if (id === undefined || !this.awaited.has(id)) return;
-    this.responses.set(id, message);
-    if (this.responses.size === this.awaited.size) this.settle();
+    // Only responses are answers: a response carries an id and no method.
+    if ('method' in message) return;
+    const deliver = this.waiting.get(message.id as number);
+    this.waiting.delete(message.id as number);
+    deliver?.(message);
   }
 
-  /** The responses in the order of the requests. */
-  inOrder(ids: RequestId[]): JSONRPCMessage[] {
-    return ids.map((id) => this.responses.get(id)!);
+  /** Hands a POST's requests to the server; the responses, in the order of the requests. */
+  async exchange(requests: JSONRPCRequest[], authInfo: AuthInfo): Promise<JSONRPCMessage[]> {
+    await this.connected;
+    return Promise.all(
+      requests.map(
+        (request) =>
+          new Promise<JSONRPCMessage>((resolve) => {
+            const id = ++this.lastId;
+            this.waiting.set(id, (response) => resolve({ ...response, id: request.id } as JSONRPCMessage));
+            this.onmessage?.({ ...request, id }, { authInfo });
+          }),
+      ),
+    );
   }
 }
 
 /**
- * Answers a POST's parsed body (one JSON-RPC message or a batch) with `server`, by the protocol's rules for
- * Streamable HTTP: messages that are not JSON-RPC are 400, an initialize request must come alone, a protocol
- * version header must name a version the SDK speaks, a body of only notifications or responses is 202, and
- * requests get their responses (one object for one message, an array for a batch).
+ * Answers a POST's parsed body (one JSON-RPC message or a batch) through `exchange`, by the protocol's rules
+ * for Streamable HTTP: messages that are not JSON-RPC are 400, an initialize request must come alone, a
+ * protocol version header must name a version the SDK speaks, a body of only notifications or responses is
+ * 202, and requests get their responses (one object for one message, an array for a batch).
  */
-export async function answerMessages(server: Server, body: unknown, protocolVersion: string | undefined): Promise<McpAnswer> {
+export async function answerMessages(exchange: SharedExchange, body: unknown, protocolVersion: string | undefined, authInfo: AuthInfo): Promise<McpAnswer> {
   const batch = Array.isArray(body);
   const raw: unknown[] = batch ? body : [body];
   if (batch && raw.length === 0) return exchangeFault(400, ErrorCode.InvalidRequest, 'Invalid Request: an empty batch');
   if (raw.length > MAX_BATCH_SIZE) return exchangeFault(400, ErrorCode.InvalidRequest, `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages`);
-  const parsed = raw.map((message) => JSONRPCMessageSchema.safeParse(message));
-  if (parsed.some((result) => !result.success)) return exchangeFault(400, ErrorCode.ParseError, 'Parse error: Invalid JSON-RPC message');
-  const messages = parsed.map((result) => result.data!);
-  if (messages.some(isInitializeRequest)) {
-    if (messages.length > 1) return exchangeFault(400, ErrorCode.InvalidRequest, 'Invalid Request: Only one initialization request is allowed');
+  if (!raw.every(isJsonRpcMessage)) return exchangeFault(400, ErrorCode.ParseError, 'Parse error: Invalid JSON-RPC message');
+  const requests = (raw as JSONRPCMessage[]).filter(isRequest);
+  if (requests.some((request) => request.method === 'initialize')) {
+    if (raw.length > 1) return exchangeFault(400, ErrorCode.InvalidRequest, 'Invalid Request: Only one initialization request is allowed');
   } else if (protocolVersion !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersion)) {
     return exchangeFault(400, -32000, `Bad Request: Unsupported protocol version: ${protocolVersion} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`);
   }
-  const ids = messages.filter(isJSONRPCRequest).map((request) => request.id);
-  const transport = new OneExchange(new Set(ids));
-  await server.connect(transport);
-  for (const message of messages) transport.onmessage?.(message);
-  if (ids.length === 0) return { status: 202 };
-  await transport.answered;
-  const responses = transport.inOrder(ids);
+  if (requests.length === 0) return { status: 202 };
+  const responses = await exchange.exchange(requests, authInfo);
   return { status: 200, body: batch ? responses : responses[0] };
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -15,8 +16,8 @@ const serverInfo = {
 };
 
 /**
- * One JSON Schema validator for every request's server: the SDK would build a new Ajv per server otherwise,
- * which costs more than the rest of an MCP request. (The server uses it only for elicitation, which these never do.)
+ * One JSON Schema validator for every server: the SDK would build a new Ajv per server otherwise.
+ * (The server uses it only for elicitation, which these never do.)
  */
 const jsonSchemaValidator = new AjvJsonSchemaValidator();
 
@@ -34,27 +35,36 @@ function toolResult(structured: Record<string, unknown>, isError: boolean): Call
   return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured, ...(isError ? { isError } : {}) };
 }
 
-export interface McpRequest {
+/** What one POST brings to the tool calls it holds: its caller and run headers, and where internal faults are noted. */
+export interface ToolCall {
   context: ToolContext;
-  tools: Tool[];
-  publicUrl: string;
   /** Called with every internal error a tool call turned into an internal_error result, for the request log. */
   onFault(error: unknown): void;
 }
 
+/** A POST's tool call context as the SDK hands it to a request handler: the authenticated caller's `authInfo`. */
+export function callAuthInfo(call: ToolCall): AuthInfo {
+  return { token: '', clientId: call.context.caller.credentialId, scopes: [], extra: { call } };
+}
+
+const callOf = (authInfo: AuthInfo | undefined): ToolCall => authInfo!.extra!.call as ToolCall;
+
 /**
- * One request's MCP server (the endpoint is stateless: a fresh server and transport per POST). Only protocol
- * faults are JSON-RPC errors (an unknown tool among them); every gateway error is an isError tool result.
+ * A server for a set of tools, kept for the process and shared by every POST that lists those tools (the
+ * endpoint is stateless: nothing of one POST stays in it). Only protocol faults are JSON-RPC errors (an
+ * unknown tool among them); every gateway error is an isError tool result.
  */
-export function mcpServer({ context, tools, publicUrl, onFault }: McpRequest): Server {
+export function mcpServer(tools: Tool[], publicUrl: string): Server {
   const server = new Server(serverInfo, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator });
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
+  const listed = {
     tools: tools.map(({ name, title, description, inputSchema, annotations }) => ({ name, title, description, inputSchema: inputSchema as { type: 'object' }, annotations })),
-  }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  };
+  server.setRequestHandler(ListToolsRequestSchema, () => listed);
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = byName.get(request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `no tool ${request.params.name}; tools/list names the tools`);
+    const { context, onFault } = callOf(extra.authInfo);
     try {
       return toolResult(await tool.call(context, request.params.arguments ?? {}), false);
     } catch (thrown) {

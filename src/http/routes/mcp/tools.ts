@@ -66,13 +66,15 @@ function toolWithArguments<A>(
     call(context: ToolContext, args: A): Promise<Record<string, unknown>>;
   },
 ): Tool {
-  const { arguments: schema, admit, call, ...listed } = definition;
+  const { arguments: argumentsSchema, admit, call, ...listed } = definition;
+  // Preferences set once: passing them to every validate() makes joi merge them on every call.
+  const schema = argumentsSchema.prefs({ abortEarly: false });
   return {
     ...listed,
     inputSchema: toJsonSchema(schema, 'json') as JsonSchema,
     async call(context, args) {
       await admit?.(context);
-      const { error, value } = schema.validate(args, { abortEarly: false });
+      const { error, value } = schema.validate(args);
       if (error) {
         const params = error.details.map((detail) => ({ name: ['arguments', ...detail.path].join('.'), reason: detail.message }));
         throw invalidInput(params.map((param) => param.reason).join('; '), params);
