@@ -103,10 +103,11 @@ interface QueuedWrite {
 }
 
 /**
- * Group commit: the writes issued while the previous group commits (or in the same tick) go to the database
- * as one transaction, each caller awaiting the commit that holds its row, so a burst of runs costs one
- * commit instead of one per statement. A write the database refuses fails alone (SQLite undoes the statement,
- * not the transaction); a failed commit fails every write of its group. A write alone is committed alone.
+ * Group commit: a write issued while nothing commits goes at once, alone; the writes issued while a commit
+ * is under way go to the database together as the next transaction, each caller awaiting the commit that
+ * holds its row, so concurrent runs cost one commit per group instead of one per statement. A write the
+ * database refuses fails alone (SQLite undoes the statement, not the transaction); a failed commit fails
+ * every write of its group.
  */
 function groupCommitter(connection: DirectStatements) {
   let queued: QueuedWrite[] = [];
@@ -147,7 +148,7 @@ function groupCommitter(connection: DirectStatements) {
     write<T>(step: () => Promise<T>): Promise<T> {
       return new Promise<T>((resolve, reject) => {
         queued.push({ step, resolve: resolve as (value: unknown) => void, reject });
-        committing ??= new Promise<void>((started) => setImmediate(started)).then(drain);
+        committing ??= drain();
       });
     },
     /** Resolves once every queued write is committed. */
