@@ -246,11 +246,15 @@ eachDialect(
       // An initialize request brings its version in its params; the header is not yet negotiated.
       expect((await post(initialize, { 'mcp-protocol-version': '1999-01-01' })).statusCode).to.equal(200);
 
-      // Not JSON-RPC 2.0: another version, a fractional id, params that are not an object or array, a response without an id.
+      // Not a JSON-RPC 2.0 request the protocol takes (each would otherwise go unanswered): another version, a
+      // fractional id, params that are not an object, a member JSON-RPC does not have, a bad _meta; a response without an id.
       for (const bad of [
         { jsonrpc: '1.0', id: 5, method: 'ping' },
         { jsonrpc: '2.0', id: 1.5, method: 'ping' },
         { jsonrpc: '2.0', id: 6, method: 'ping', params: 'none' },
+        { jsonrpc: '2.0', id: 6, method: 'tools/list', params: [] },
+        { jsonrpc: '2.0', id: 6, method: 'tools/list', foo: 1 },
+        { jsonrpc: '2.0', id: 6, method: 'tools/list', params: { _meta: 5 } },
         { jsonrpc: '2.0', result: {} },
       ]) {
         const refused = await post(bad);

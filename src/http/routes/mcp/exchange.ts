@@ -1,7 +1,7 @@
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, isJSONRPCRequest, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 
 /** What one POST to the endpoint answers: a status and the JSON body, if any. */
 export interface McpAnswer {
@@ -13,17 +13,15 @@ export interface McpAnswer {
 export const MAX_BATCH_SIZE = 100;
 
 /**
- * The envelope of a JSON-RPC 2.0 message: a request or notification (a method), or a response (an id and a
- * result or an error). What a request's params must hold is checked by the SDK's server, by method.
+ * A JSON-RPC 2.0 message as the SDK's protocol layer will take it: a request (checked as the SDK checks it, so
+ * every request handed on gets an answer), a notification or a response. Notifications and responses are
+ * acknowledged and dropped, so only their envelope matters.
  */
 function isJsonRpcMessage(value: unknown): value is JSONRPCMessage {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const message = value as Record<string, unknown>;
-  const id = message.id;
-  const idOk = id === undefined || typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id));
-  if (message.jsonrpc !== '2.0' || !idOk) return false;
-  if (typeof message.method === 'string') return message.params === undefined || (typeof message.params === 'object' && message.params !== null);
-  return id !== undefined && ('result' in message || 'error' in message);
+  if ('method' in message && 'id' in message) return isJSONRPCRequest(message);
+  return message.jsonrpc === '2.0' && (typeof message.method === 'string' || ('id' in message && ('result' in message || 'error' in message)));
 }
 
 /** A request (a method and an id) rather than a notification or a response. */
