@@ -125,7 +125,11 @@ function groupCommitter(connection: DirectStatements) {
       return;
     }
     const results = await Promise.allSettled(group.map((write) => write.step()));
+    // A refused write (a constraint) undoes only itself; any other failure (disk full, I/O) may have ended the
+    // whole transaction, so nothing of the group is answered as written.
+    const broken = results.find((result) => result.status === 'rejected' && !String((result.reason as { code?: string })?.code).startsWith('SQLITE_CONSTRAINT'));
     try {
+      if (broken) throw (broken as PromiseRejectedResult).reason;
       await connection.run('COMMIT', []);
     } catch (error) {
       await connection.run('ROLLBACK', []).catch(() => undefined);
@@ -157,17 +161,19 @@ function groupCommitter(connection: DirectStatements) {
 }
 
 /**
- * Two connections to one SQLite file: one runs statements that commit on their own (writes grouped into
- * one commit per moment), the other transactions, one at a time (SQLite has one writer; `BEGIN IMMEDIATE`
- * takes the write lock up front, so two writers queue on the busy timeout instead of deadlocking).
+ * Three connections to one SQLite file: one for reads, one for writes that commit on their own (grouped,
+ * above), one for transactions, one at a time. SQLite has one writer; `BEGIN IMMEDIATE` takes the write lock
+ * up front, so two writers queue on the busy timeout instead of deadlocking. The writing connections never
+ * hold a read open when they begin (a connection upgrading a read to a write while another writes gets
+ * SQLITE_BUSY at once, without the wait), and no read sees a group's rows before they are committed.
  */
 export async function openSqliteDirect(storage: string, pragmas: string): Promise<DirectDriver> {
-  const [autocommit, transactional] = await Promise.all([openSqliteConnection(storage, pragmas), openSqliteConnection(storage, pragmas)]);
-  const writes = groupCommitter(autocommit);
+  const [reads, writing, transactional] = await Promise.all([1, 2, 3].map(() => openSqliteConnection(storage, pragmas)));
+  const writes = groupCommitter(writing);
   let queue: Promise<unknown> = Promise.resolve();
   return {
-    all: (sql, bind) => (WRITE.test(sql) ? writes.write(() => autocommit.all(sql, bind)) : autocommit.all(sql, bind)),
-    run: (sql, bind) => (WRITE.test(sql) ? writes.write(() => autocommit.run(sql, bind)) : autocommit.run(sql, bind)),
+    all: (sql, bind) => (WRITE.test(sql) ? writes.write(() => writing.all(sql, bind)) : reads.all(sql, bind)),
+    run: (sql, bind) => (WRITE.test(sql) ? writes.write(() => writing.run(sql, bind)) : reads.run(sql, bind)),
     transaction<T>(work: (statements: DirectStatements) => Promise<T>): Promise<T> {
       const turn = queue.then(async () => {
         await transactional.run('BEGIN IMMEDIATE', []);
@@ -185,7 +191,7 @@ export async function openSqliteDirect(storage: string, pragmas: string): Promis
     },
     async close() {
       await Promise.all([queue, writes.idle()]);
-      await Promise.all([autocommit.close(), transactional.close()]);
+      await Promise.all([reads.close(), writing.close(), transactional.close()]);
     },
   };
 }
@@ -226,6 +232,9 @@ export function openPostgresDirect(url: string, relaxed = false): DirectDriver {
     async transaction<T>(work: (statements: DirectStatements) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       let broken: Error | undefined;
+      // A checked-out client has no pool listener: a connection lost mid-transaction must not be an uncaught error.
+      const lost = (error: Error) => (broken = error);
+      client.on('error', lost);
       try {
         await client.query('BEGIN');
         const result = await work(pgStatements(client, names));
@@ -235,7 +244,8 @@ export function openPostgresDirect(url: string, relaxed = false): DirectDriver {
         await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
         throw error;
       } finally {
-        // A client whose rollback failed may be mid-transaction: it is discarded, not pooled.
+        client.off('error', lost);
+        // A client whose rollback failed, or whose connection was lost, is discarded, not pooled.
         client.release(broken);
       }
     },

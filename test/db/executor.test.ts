@@ -96,6 +96,23 @@ describe('the executor on SQLite: writes of the same moment share one commit', f
     expect(seen).to.deep.equal(new Array(50).fill(1));
   });
 
+  it('lets writes and reads wait out a transaction that holds the write lock, none refused as busy', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const transaction = db.transaction(async (tx) => {
+      await tx.execute('INSERT INTO ledger (id, amount) VALUES ($1, $2)', ['held', 0]);
+      await held;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const traffic = Array.from({ length: 40 }, (_, i) =>
+      i % 2 ? db.select('SELECT COUNT(*) AS n FROM ledger') : db.execute('INSERT INTO ledger (id, amount) VALUES ($1, $2)', [`busy${i}`, i]),
+    );
+    setTimeout(release, 300);
+    const outcomes = await Promise.allSettled([transaction, ...traffic]);
+    expect(outcomes.filter((outcome) => outcome.status === 'rejected')).to.deep.equal([]);
+    expect(await other.select("SELECT COUNT(*) AS n FROM ledger WHERE id = 'held' OR id LIKE 'busy%'")).to.deep.equal([{ n: 21 }]);
+  });
+
   it('fails a refused write alone: the writes grouped with it commit, each with its own answer', async () => {
     await db.execute('INSERT INTO ledger (id, amount) VALUES ($1, $2)', ['taken', 0]);
     const outcomes = await Promise.allSettled([
