@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { expect } from 'chai';
 import { openDatabase, type Database } from '../../src/db/database.js';
-import { insertCall, settleCall, type CallOutcome, type CallRow } from '../../src/db/repos/calls.js';
+import { insertCall, settleCallWithCapture, type CallOutcome, type CallRow } from '../../src/db/repos/calls.js';
 import { newId } from '../../src/domain/ids.js';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
 import { gatewayArgs, projectRoot, runGateway, type CliResult } from '../support/process.js';
@@ -95,7 +95,7 @@ for (const dialect of dialects) {
     }
 
     function settle(id: string, outcome: CallOutcome, row: Pick<CallRow, 'task_id' | 'provider' | 'connection_id' | 'identity'> = { task_id: 'acme.weather.current', provider: 'acme', connection_id: null, identity: 'anonymous' }) {
-      return settleCall(db, id, {
+      return settleCallWithCapture(db, id, {
         ...row,
         outcome,
         http_status: outcome === 'hit' ? 200 : outcome === 'miss' ? 404 : 502,
@@ -104,7 +104,7 @@ for (const dialect of dialects) {
         charged_micros: outcome === 'hit' ? 2000 : 0,
         latency_ms: 42,
         updated_at: Date.now(),
-      });
+      }, null);
     }
 
     before(async () => {

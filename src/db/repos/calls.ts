@@ -78,14 +78,28 @@ export type CallSettlement = Pick<
 >;
 
 /** The end of a pending call: the route that answered (or failed last), its outcome and its charge. */
-export async function settleCall(db: Executor, id: string, s: CallSettlement): Promise<void> {
-  await db.execute(
-    `UPDATE calls SET task_id = $2, provider = $3, connection_id = $4, identity = $5, outcome = $6, http_status = $7,
+const SETTLE = `UPDATE calls SET task_id = $2, provider = $3, connection_id = $4, identity = $5, outcome = $6, http_status = $7,
             error_code = $8, quoted_micros = $9, charged_micros = $10, latency_ms = $11, updated_at = $12
-      WHERE id = $1`,
-    [id, s.task_id, s.provider, s.connection_id, s.identity, s.outcome, s.http_status, s.error_code, s.quoted_micros,
-      s.charged_micros, s.latency_ms, s.updated_at],
-  );
+      WHERE id = $1`;
+
+/**
+ * Settles a call and stores its capture (null: zero retention, none kept), committed together: on Postgres in
+ * one statement, one round trip and one commit; on SQLite as two writes, which group commit puts in one commit.
+ */
+export async function settleCallWithCapture(db: Executor, id: string, s: CallSettlement, capture: CaptureRow | null): Promise<void> {
+  const settlement = [id, s.task_id, s.provider, s.connection_id, s.identity, s.outcome, s.http_status, s.error_code, s.quoted_micros,
+    s.charged_micros, s.latency_ms, s.updated_at];
+  if (capture === null) {
+    await db.execute(SETTLE, settlement);
+  } else if (db.dialect === 'postgres') {
+    await db.execute(
+      `WITH settled AS (${SETTLE} RETURNING id)
+       INSERT INTO captures (call_id, organization_id, input, output, created_at) SELECT id, $13, $14, $15, $16 FROM settled`,
+      [...settlement, capture.organization_id, toJsonText(capture.input), capture.output === null ? null : toJsonText(capture.output), capture.created_at],
+    );
+  } else {
+    await Promise.all([db.execute(SETTLE, settlement), insertCapture(db, capture)]);
+  }
 }
 
 export async function insertCapture(db: Executor, row: CaptureRow): Promise<void> {

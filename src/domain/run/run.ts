@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { insertCall, insertCapture, settleCall, type CallRow } from '../../db/repos/calls.js';
+import { insertCall, insertCapture, settleCallWithCapture, type CallRow, type CaptureRow } from '../../db/repos/calls.js';
 import { touchConnection } from '../../db/repos/connections.js';
 import type { Caller } from '../callers.js';
 import { checkedTaskInput } from '../catalog/input.js';
@@ -95,15 +95,16 @@ function redacted(value: unknown, secrets: string[]): unknown {
   return walk(value ?? null);
 }
 
-async function capture(ctx: CallContext, callId: string, output: unknown, secrets: string[], now: number): Promise<void> {
-  if (ctx.request.zeroRetention) return;
-  await insertCapture(ctx.gateway.db, {
+/** What a run keeps of its input and output, credentials redacted; null when it asked for zero retention. */
+function captureOf(ctx: CallContext, callId: string, output: unknown, secrets: string[], now: number): CaptureRow | null {
+  if (ctx.request.zeroRetention) return null;
+  return {
     call_id: callId,
     organization_id: ctx.caller.organization.id,
     input: redacted(ctx.input, secrets),
     output: output === undefined ? null : redacted(output, secrets),
     created_at: now,
-  });
+  };
 }
 
 function callRow(ctx: CallContext, id: string, task: Task, now: number, fields: Partial<CallRow>): CallRow {
@@ -134,7 +135,8 @@ async function recordMiss(ctx: CallContext, task: Task): Promise<never> {
   const now = Date.now();
   const id = newId('call', now);
   await insertCall(ctx.gateway.db, callRow(ctx, id, task, now, { outcome: 'miss', http_status: 404, error_code: 'miss', latency_ms: elapsed(ctx) }));
-  await capture(ctx, id, undefined, [], now);
+  const captured = captureOf(ctx, id, undefined, [], now);
+  if (captured) await insertCapture(ctx.gateway.db, captured);
   ctx.gateway.observer?.runFinished({ provider: task.provider, outcome: 'miss', totalMs: performance.now() - ctx.started, upstreamMs: 0 });
   throw new GatewayError('miss', `no route can run ${task.id} under the routing headers given`, { call_id: id });
 }
@@ -153,7 +155,7 @@ async function settle(
   const latency = elapsed(ctx);
   const { db } = ctx.gateway;
   await Promise.all([
-    settleCall(db, callId, {
+    settleCallWithCapture(db, callId, {
       task_id: plan.task.id,
       provider: plan.task.provider,
       connection_id: plan.connection?.id ?? null,
@@ -165,8 +167,7 @@ async function settle(
       charged_micros: outcome === 'hit' ? plan.chargeMicros : 0,
       latency_ms: latency,
       updated_at: now,
-    }),
-    capture(ctx, callId, output, secrets, now),
+    }, captureOf(ctx, callId, output, secrets, now)),
     outcome === 'hit' && plan.connection ? touchConnection(db, plan.connection.id, now) : undefined,
   ]);
   ctx.gateway.observer?.runFinished({ provider: plan.task.provider, outcome, totalMs: performance.now() - ctx.started, upstreamMs: ctx.upstreamMs });
