@@ -96,6 +96,25 @@ async function openSqliteConnection(storage: string, pragmas: string): Promise<S
 /** Statements that write: grouped into one commit with the other writes of the same moment. */
 const WRITE = /^\s*(INSERT|UPDATE|DELETE|REPLACE)\b/i;
 
+/**
+ * Rolls a transaction back. When that fails with the transaction still open (not merely "no transaction is
+ * active", after SQLite already ended it), the connection can no longer be trusted: later writes would run
+ * inside the stale transaction and never commit. The error returned then marks the connection broken.
+ */
+async function rollBack(connection: DirectStatements): Promise<Error | null> {
+  try {
+    await connection.run('ROLLBACK', []);
+    return null;
+  } catch (error) {
+    return /no transaction is active/.test(String((error as Error).message)) ? null : (error as Error);
+  }
+}
+
+/** What every later statement on a connection whose rollback failed is refused with. */
+function brokenConnection(cause: Error): Error {
+  return new Error(`the database connection is unusable after a failed rollback (${cause.message}); restart the gateway`);
+}
+
 interface QueuedWrite {
   step(): Promise<unknown>;
   resolve(value: unknown): void;
@@ -109,11 +128,16 @@ interface QueuedWrite {
  * database refuses fails alone (SQLite undoes the statement, not the transaction); a failed commit fails
  * every write of its group.
  */
-function groupCommitter(connection: DirectStatements) {
+export function groupCommitter(connection: DirectStatements) {
   let queued: QueuedWrite[] = [];
   let committing: Promise<void> | null = null;
+  let broken: Error | null = null;
 
   async function commit(group: QueuedWrite[]): Promise<void> {
+    if (broken) {
+      group.forEach((write) => write.reject(broken));
+      return;
+    }
     if (group.length === 1) {
       await group[0].step().then(group[0].resolve, group[0].reject);
       return;
@@ -127,12 +151,13 @@ function groupCommitter(connection: DirectStatements) {
     const results = await Promise.allSettled(group.map((write) => write.step()));
     // A refused write (a constraint) undoes only itself; any other failure (disk full, I/O) may have ended the
     // whole transaction, so nothing of the group is answered as written.
-    const broken = results.find((result) => result.status === 'rejected' && !String((result.reason as { code?: string })?.code).startsWith('SQLITE_CONSTRAINT'));
+    const failed = results.find((result) => result.status === 'rejected' && !String((result.reason as { code?: string })?.code).startsWith('SQLITE_CONSTRAINT'));
     try {
-      if (broken) throw (broken as PromiseRejectedResult).reason;
+      if (failed) throw (failed as PromiseRejectedResult).reason;
       await connection.run('COMMIT', []);
     } catch (error) {
-      await connection.run('ROLLBACK', []).catch(() => undefined);
+      const stuck = await rollBack(connection);
+      if (stuck) broken = brokenConnection(stuck);
       group.forEach((write) => write.reject(error));
       return;
     }
@@ -171,18 +196,21 @@ export async function openSqliteDirect(storage: string, pragmas: string): Promis
   const [reads, writing, transactional] = await Promise.all([1, 2, 3].map(() => openSqliteConnection(storage, pragmas)));
   const writes = groupCommitter(writing);
   let queue: Promise<unknown> = Promise.resolve();
+  let broken: Error | null = null;
   return {
     all: (sql, bind) => (WRITE.test(sql) ? writes.write(() => writing.all(sql, bind)) : reads.all(sql, bind)),
     run: (sql, bind) => (WRITE.test(sql) ? writes.write(() => writing.run(sql, bind)) : reads.run(sql, bind)),
     transaction<T>(work: (statements: DirectStatements) => Promise<T>): Promise<T> {
       const turn = queue.then(async () => {
+        if (broken) throw broken;
         await transactional.run('BEGIN IMMEDIATE', []);
         try {
           const result = await work(transactional);
           await transactional.run('COMMIT', []);
           return result;
         } catch (error) {
-          await transactional.run('ROLLBACK', []).catch(() => undefined);
+          const stuck = await rollBack(transactional);
+          if (stuck) broken = brokenConnection(stuck);
           throw error;
         }
       });
