@@ -115,6 +115,41 @@ function brokenConnection(cause: Error): Error {
   return new Error(`the database connection is unusable after a failed rollback (${cause.message}); restart the gateway`);
 }
 
+/**
+ * Write transactions on one connection, one at a time: `BEGIN IMMEDIATE`, the work, `COMMIT`, or a rollback
+ * when the work or the commit fails. After a rollback that failed with the transaction still open, every later
+ * transaction, and every write the connection is asked for, is refused (see rollBack).
+ */
+function serialTransactions(connection: DirectStatements) {
+  let queue: Promise<unknown> = Promise.resolve();
+  let broken: Error | null = null;
+  return {
+    /** Throws when a failed rollback left the connection unusable. */
+    checkUsable(): void {
+      if (broken) throw broken;
+    },
+    run<T>(work: () => Promise<T>): Promise<T> {
+      const turn = queue.then(async () => {
+        if (broken) throw broken;
+        await connection.run('BEGIN IMMEDIATE', []);
+        try {
+          const result = await work();
+          await connection.run('COMMIT', []);
+          return result;
+        } catch (error) {
+          const stuck = await rollBack(connection);
+          if (stuck) broken = brokenConnection(stuck);
+          throw error;
+        }
+      });
+      queue = turn.catch(() => undefined);
+      return turn;
+    },
+    /** Resolves once the transactions begun so far have ended. */
+    idle: () => queue,
+  };
+}
+
 interface QueuedWrite {
   step(): Promise<unknown>;
   resolve(value: unknown): void;
@@ -129,39 +164,29 @@ interface QueuedWrite {
  * every write of its group.
  */
 export function groupCommitter(connection: DirectStatements) {
+  const transactions = serialTransactions(connection);
   let queued: QueuedWrite[] = [];
   let committing: Promise<void> | null = null;
-  let broken: Error | null = null;
 
   async function commit(group: QueuedWrite[]): Promise<void> {
-    if (broken) {
-      group.forEach((write) => write.reject(broken));
-      return;
-    }
-    if (group.length === 1) {
-      await group[0].step().then(group[0].resolve, group[0].reject);
-      return;
-    }
     try {
-      await connection.run('BEGIN IMMEDIATE', []);
+      transactions.checkUsable();
+      if (group.length === 1) {
+        await group[0].step().then(group[0].resolve, group[0].reject);
+        return;
+      }
+      const results = await transactions.run(async () => {
+        const settled = await Promise.allSettled(group.map((write) => write.step()));
+        // A refused write (a constraint) undoes only itself; any other failure (disk full, I/O) may have ended
+        // the whole transaction, so nothing of the group is answered as written.
+        const failed = settled.find((result) => result.status === 'rejected' && !String((result.reason as { code?: string })?.code).startsWith('SQLITE_CONSTRAINT'));
+        if (failed) throw (failed as PromiseRejectedResult).reason;
+        return settled;
+      });
+      results.forEach((result, i) => (result.status === 'fulfilled' ? group[i].resolve(result.value) : group[i].reject(result.reason)));
     } catch (error) {
       group.forEach((write) => write.reject(error));
-      return;
     }
-    const results = await Promise.allSettled(group.map((write) => write.step()));
-    // A refused write (a constraint) undoes only itself; any other failure (disk full, I/O) may have ended the
-    // whole transaction, so nothing of the group is answered as written.
-    const failed = results.find((result) => result.status === 'rejected' && !String((result.reason as { code?: string })?.code).startsWith('SQLITE_CONSTRAINT'));
-    try {
-      if (failed) throw (failed as PromiseRejectedResult).reason;
-      await connection.run('COMMIT', []);
-    } catch (error) {
-      const stuck = await rollBack(connection);
-      if (stuck) broken = brokenConnection(stuck);
-      group.forEach((write) => write.reject(error));
-      return;
-    }
-    results.forEach((result, i) => (result.status === 'fulfilled' ? group[i].resolve(result.value) : group[i].reject(result.reason)));
   }
 
   async function drain(): Promise<void> {
@@ -195,30 +220,13 @@ export function groupCommitter(connection: DirectStatements) {
 export async function openSqliteDirect(storage: string, pragmas: string): Promise<DirectDriver> {
   const [reads, writing, transactional] = await Promise.all([1, 2, 3].map(() => openSqliteConnection(storage, pragmas)));
   const writes = groupCommitter(writing);
-  let queue: Promise<unknown> = Promise.resolve();
-  let broken: Error | null = null;
+  const transactions = serialTransactions(transactional);
   return {
     all: (sql, bind) => (WRITE.test(sql) ? writes.write(() => writing.all(sql, bind)) : reads.all(sql, bind)),
     run: (sql, bind) => (WRITE.test(sql) ? writes.write(() => writing.run(sql, bind)) : reads.run(sql, bind)),
-    transaction<T>(work: (statements: DirectStatements) => Promise<T>): Promise<T> {
-      const turn = queue.then(async () => {
-        if (broken) throw broken;
-        await transactional.run('BEGIN IMMEDIATE', []);
-        try {
-          const result = await work(transactional);
-          await transactional.run('COMMIT', []);
-          return result;
-        } catch (error) {
-          const stuck = await rollBack(transactional);
-          if (stuck) broken = brokenConnection(stuck);
-          throw error;
-        }
-      });
-      queue = turn.catch(() => undefined);
-      return turn;
-    },
+    transaction: (work) => transactions.run(() => work(transactional)),
     async close() {
-      await Promise.all([queue, writes.idle()]);
+      await Promise.all([transactions.idle(), writes.idle()]);
       await Promise.all([reads.close(), writing.close(), transactional.close()]);
     },
   };

@@ -16,14 +16,22 @@ function fakeConnection(fail: (sql: string) => Error | null): DirectStatements &
 
 const sqliteError = (code: string, message: string) => Object.assign(new Error(message), { code });
 
+/**
+ * One write alone, then a group of two (issued while the first commits) whose second write is `INSERT bad`;
+ * resolves once both are settled, with the group's outcomes.
+ */
+async function groupWithBadWrite(writes: ReturnType<typeof groupCommitter>, connection: DirectStatements) {
+  const first = writes.write(() => connection.run('INSERT first', []));
+  const group = [writes.write(() => connection.run('INSERT a', [])), writes.write(() => connection.run('INSERT bad', []))];
+  expect(await first).to.equal(1);
+  return Promise.allSettled(group);
+}
+
 describe('group commit: what a failure inside a group does to the writes after it', () => {
   it('fails the whole group on a failure other than a constraint, and goes on with the next group', async () => {
     const connection = fakeConnection((sql) => (sql === 'INSERT bad' ? sqliteError('SQLITE_FULL', 'database or disk is full') : null));
     const writes = groupCommitter(connection);
-    const first = writes.write(() => connection.run('INSERT first', []));
-    const group = [writes.write(() => connection.run('INSERT a', [])), writes.write(() => connection.run('INSERT bad', []))];
-    expect(await first).to.equal(1);
-    const outcomes = await Promise.allSettled(group);
+    const outcomes = await groupWithBadWrite(writes, connection);
     expect(outcomes.map((outcome) => outcome.status)).to.deep.equal(['rejected', 'rejected']);
     expect(connection.log).to.include('ROLLBACK').and.not.include('COMMIT');
     expect(await writes.write(() => connection.run('INSERT later', []))).to.equal(1);
@@ -36,10 +44,7 @@ describe('group commit: what a failure inside a group does to the writes after i
       return null;
     });
     const writes = groupCommitter(connection);
-    const first = writes.write(() => connection.run('INSERT first', []));
-    const group = [writes.write(() => connection.run('INSERT a', [])), writes.write(() => connection.run('INSERT bad', []))];
-    await first;
-    await Promise.allSettled(group);
+    await groupWithBadWrite(writes, connection);
     const later = await writes.write(() => connection.run('INSERT later', [])).catch((error: Error) => error);
     expect((later as Error).message).to.match(/unusable after a failed rollback \(disk I\/O error\); restart the gateway/);
     expect(connection.log).to.not.include('INSERT later');
@@ -52,10 +57,7 @@ describe('group commit: what a failure inside a group does to the writes after i
       return null;
     });
     const writes = groupCommitter(connection);
-    const first = writes.write(() => connection.run('INSERT first', []));
-    const group = [writes.write(() => connection.run('INSERT a', [])), writes.write(() => connection.run('INSERT bad', []))];
-    await first;
-    await Promise.allSettled(group);
+    await groupWithBadWrite(writes, connection);
     expect(await writes.write(() => connection.run('INSERT later', []))).to.equal(1);
   });
 });

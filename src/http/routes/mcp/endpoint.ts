@@ -8,7 +8,7 @@ import { fields } from '../../fields.js';
 import { answers, records } from '../../records.js';
 import { operation } from '../../operation.js';
 import { runHeaders } from '../tasks/run.js';
-import { answerMessages, SharedExchange, type McpAnswer } from './exchange.js';
+import { answerMessages, exchangeFault, SharedExchange } from './exchange.js';
 import { MAX_PINNED_TASKS, MCP_PATH, pinnedTaskIds, pinnedTaskProblems } from '../../../domain/mcp.js';
 import { callAuthInfo, mcpServer } from './server.js';
 import { fixedTools, pinnedTool } from './tools.js';
@@ -72,10 +72,7 @@ function toolSets(gateway: Gateway) {
 const TAKES_JSON = /(^|,)\s*(\*\/\*|application\/\*|application\/json)\s*(;|,|$)/i;
 
 /** The protocol tells clients to accept JSON and event streams both; this endpoint only answers JSON, so a client that takes JSON is served. */
-const NOT_ACCEPTABLE: McpAnswer = {
-  status: 406,
-  body: { jsonrpc: '2.0', error: { code: -32000, message: 'Not Acceptable: the endpoint answers application/json; Accept must allow it' }, id: null },
-};
+const NOT_ACCEPTABLE = exchangeFault(406, -32000, 'Not Acceptable: the endpoint answers application/json; Accept must allow it');
 
 /**
  * POST /v1/mcp: MCP over Streamable HTTP, stateless and answered in plain JSON. hapi authenticates and

@@ -28,7 +28,7 @@ function isJsonRpcMessage(value: unknown): value is JSONRPCMessage {
 const isRequest = (message: JSONRPCMessage): message is JSONRPCRequest => 'method' in message && 'id' in message;
 
 /** A fault of the HTTP exchange itself: a JSON-RPC error with no id, as the protocol's HTTP binding answers it. */
-const exchangeFault = (status: number, code: number, message: string): McpAnswer => ({ status, body: { jsonrpc: '2.0', error: { code, message }, id: null } });
+export const exchangeFault = (status: number, code: number, message: string): McpAnswer => ({ status, body: { jsonrpc: '2.0', error: { code, message }, id: null } });
 
 /**
  * The one Transport of a long-lived SDK Server, shared by every POST: each POST's requests go to the server
