@@ -1,7 +1,7 @@
 import { InputRefused, RequestOutsideProvider } from './errors.js';
 import type { JsonTemplate, Provider, TaskRequest } from './shapes.js';
 import { pathFieldProblems, templateText } from './templates.js';
-import { withoutHopByHop, type UpstreamRequest } from './upstream.js';
+import { withoutHopByHop, type UpstreamLimits, type UpstreamRequest } from './upstream.js';
 
 const FIELD = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const EXACT_FIELD = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
@@ -9,9 +9,6 @@ const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
 /** A probe's answer is one account record: an internal safety cap, not a product limit. */
 const PROBE_MAX_RESPONSE_BYTES = 1024 * 1024;
-
-/** How long a request may take and how much of its answer is read. */
-export type UpstreamLimits = Pick<UpstreamRequest, 'timeoutMs' | 'maxResponseBytes'>;
 
 type Input = Record<string, unknown>;
 

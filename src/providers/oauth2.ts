@@ -1,9 +1,12 @@
 import * as oauth from 'oauth4webapi';
 import type { Provider, ProviderAuth } from './shapes.js';
+import type { TargetGuard } from './targets.js';
+import { upstreamFetch, UpstreamUnreachable, type UpstreamLimits } from './upstream.js';
 
 /**
  * OAuth2 authorization code with PKCE, refresh and RFC 7009 revocation, through oauth4webapi (the
- * protocol is never hand-written here).
+ * protocol is never hand-written here). Its requests are sent as every outbound request is (upstream.ts):
+ * within the limits, no redirect followed, through the target guard.
  */
 
 export type OAuth2Auth = Extract<ProviderAuth, { type: 'oauth2' }>;
@@ -29,8 +32,13 @@ export class OAuthRefused extends Error {
   }
 }
 
-/** The provider could not be asked: network error, timeout, 5xx or an answer that is not OAuth. */
+/** The provider could not be asked: network error, timeout, an answer over the limit, a refused target, 5xx or an answer that is not OAuth. */
 export class OAuthUnavailable extends Error {}
+
+/** How OAuth's requests are sent: the limits of any upstream request, and the guard their targets must pass. */
+export interface OAuthTransport extends UpstreamLimits {
+  guard: TargetGuard;
+}
 
 export interface AuthorizationAttempt {
   state: string;
@@ -57,11 +65,14 @@ function authorizationServer(auth: OAuth2Auth): oauth.AuthorizationServer {
   };
 }
 
-/** Plain http:// is allowed only towards loopback (local development and tests), never elsewhere. */
-function requestOptions(url: string, timeoutMs: number) {
+/**
+ * Requests go through upstreamFetch (its deadline replaces oauth4webapi's signal). Plain http:// is
+ * allowed only towards loopback (local development and tests), never elsewhere.
+ */
+function requestOptions(url: string, { guard, ...limits }: OAuthTransport) {
   const parsed = new URL(url);
   const insecureLoopback = parsed.protocol === 'http:' && LOOPBACK_HOSTS.has(parsed.hostname);
-  return { signal: () => AbortSignal.timeout(timeoutMs), [oauth.allowInsecureRequests]: insecureLoopback };
+  return { [oauth.customFetch]: upstreamFetch(limits, guard), [oauth.allowInsecureRequests]: insecureLoopback };
 }
 
 function clientAuthentication(auth: OAuth2Auth, client: OAuthClient): oauth.ClientAuth {
@@ -82,8 +93,9 @@ function toTokens(auth: OAuth2Auth, response: oauth.TokenEndpointResponse, now =
   };
 }
 
-/** Maps oauth4webapi's and fetch's failures onto refused (the provider said no) or unavailable. */
+/** Maps oauth4webapi's and the request's failures onto refused (the provider said no) or unavailable. */
 function classify(err: unknown): Error {
+  if (err instanceof UpstreamUnreachable) return new OAuthUnavailable(err.message);
   if (err instanceof oauth.ResponseBodyError && err.status < 500) return new OAuthRefused(err.error);
   if (err instanceof oauth.AuthorizationResponseError) return new OAuthRefused(err.error);
   if (err instanceof oauth.WWWAuthenticateChallengeError && err.status < 500) {
@@ -135,7 +147,7 @@ export async function exchangeCode(
   auth: OAuth2Auth,
   client: OAuthClient,
   callback: { parameters: URLSearchParams; expectedState: string; redirectUri: string; codeVerifier: string },
-  timeoutMs: number,
+  transport: OAuthTransport,
 ): Promise<OAuthTokens> {
   const as = authorizationServer(auth);
   const oauthClient: oauth.Client = { client_id: client.client_id };
@@ -148,14 +160,14 @@ export async function exchangeCode(
       parameters,
       callback.redirectUri,
       auth.pkce ? callback.codeVerifier : oauth.nopkce,
-      requestOptions(auth.token_url, timeoutMs),
+      requestOptions(auth.token_url, transport),
     );
     return toTokens(auth, await oauth.processAuthorizationCodeResponse(as, oauthClient, response));
   });
 }
 
 /** A new access token from a refresh token; a provider that rotates refresh tokens returns the new one. */
-export async function refreshTokens(auth: OAuth2Auth, client: OAuthClient, refreshToken: string, timeoutMs: number): Promise<OAuthTokens> {
+export async function refreshTokens(auth: OAuth2Auth, client: OAuthClient, refreshToken: string, transport: OAuthTransport): Promise<OAuthTokens> {
   const as = authorizationServer(auth);
   const oauthClient: oauth.Client = { client_id: client.client_id };
   return guarded(async () => {
@@ -164,7 +176,7 @@ export async function refreshTokens(auth: OAuth2Auth, client: OAuthClient, refre
       oauthClient,
       clientAuthentication(auth, client),
       refreshToken,
-      requestOptions(auth.token_url, timeoutMs),
+      requestOptions(auth.token_url, transport),
     );
     return toTokens(auth, await oauth.processRefreshTokenResponse(as, oauthClient, response));
   });
@@ -176,13 +188,13 @@ export async function revokeToken(
   client: OAuthClient,
   token: string,
   hint: 'access_token' | 'refresh_token',
-  timeoutMs: number,
+  transport: OAuthTransport,
 ): Promise<void> {
   const as = authorizationServer(auth);
   const oauthClient: oauth.Client = { client_id: client.client_id };
   await guarded(async () => {
     const response = await oauth.revocationRequest(as, oauthClient, clientAuthentication(auth, client), token, {
-      ...requestOptions(auth.revoke_url, timeoutMs),
+      ...requestOptions(auth.revoke_url, transport),
       additionalParameters: { token_type_hint: hint },
     });
     await oauth.processRevocationResponse(response);

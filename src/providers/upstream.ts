@@ -13,6 +13,9 @@ export interface UpstreamRequest {
   maxResponseBytes: number;
 }
 
+/** How long a request may take and how much of its answer is read. */
+export type UpstreamLimits = Pick<UpstreamRequest, 'timeoutMs' | 'maxResponseBytes'>;
+
 export interface UpstreamAnswer {
   status: number;
   /** The provider's answer: parsed JSON when it is JSON, else the text; null when empty. */
@@ -118,15 +121,20 @@ async function readLimited(response: Dispatcher.ResponseData, limit: number): Pr
   return Buffer.concat(chunks, size);
 }
 
+/** An answer as it came, its bytes not yet parsed. */
+interface ReceivedAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  bytes: Buffer;
+}
+
 /**
- * Sends one request, as every provider call and webhook delivery is sent (OAuth's token and revocation
- * requests go through oauth4webapi in oauth2.ts, with the same timeout and no redirects followed either):
- * redirects are never followed, the whole exchange is bounded by
+ * The one way a request leaves the gateway: redirects are never followed, the whole exchange is bounded by
  * `timeoutMs` and the answer by `maxResponseBytes`, and failures are said without secrets. With a `guard`,
- * the URL's host and every address connected to must pass it (targets a customer chose). Any HTTP answer
- * (including 4xx and 5xx) within the limits is returned, else it throws UpstreamUnreachable.
+ * the URL's host and every address connected to must pass it. Any HTTP answer (including 4xx and 5xx)
+ * within the limits is returned, else it throws UpstreamUnreachable.
  */
-export async function sendUpstream(upstream: UpstreamRequest, guard?: TargetGuard): Promise<UpstreamAnswer> {
+async function receive(upstream: UpstreamRequest, guard: TargetGuard | undefined): Promise<ReceivedAnswer> {
   const refusal = guard?.hostRefusal(new URL(upstream.url));
   if (refusal) throw new UpstreamUnreachable('refused', `target refused: ${refusal}`);
   // A timer cleared as soon as the answer is read (AbortSignal.timeout would live on, and fire, long after).
@@ -143,12 +151,50 @@ export async function sendUpstream(upstream: UpstreamRequest, guard?: TargetGuar
       headersTimeout: upstream.timeoutMs,
       bodyTimeout: upstream.timeoutMs,
     });
-    const text = (await readLimited(response, upstream.maxResponseBytes)).toString('utf8');
-    const contentType = response.headers['content-type'];
-    return { status: response.statusCode, body: parseBody(text, Array.isArray(contentType) ? contentType[0] : contentType), headers: response.headers };
+    const bytes = await readLimited(response, upstream.maxResponseBytes);
+    return { status: response.statusCode, headers: response.headers, bytes };
   } catch (err) {
     throw unreachable(err, upstream, signal);
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * Sends one request, as every provider call and webhook delivery is sent, by `receive`'s rules (a
+ * `guard` for targets a customer chose), and parses the answer.
+ */
+export async function sendUpstream(upstream: UpstreamRequest, guard?: TargetGuard): Promise<UpstreamAnswer> {
+  const { status, headers, bytes } = await receive(upstream, guard);
+  const contentType = headers['content-type'];
+  return { status, body: parseBody(bytes.toString('utf8'), Array.isArray(contentType) ? contentType[0] : contentType), headers };
+}
+
+/** What a fetch-speaking client passes (oauth4webapi's custom fetch): a string or form body. */
+export interface FetchInit {
+  method: string;
+  headers: Record<string, string>;
+  body?: string | URLSearchParams;
+}
+
+/** Statuses whose answer has no body, which a web Response refuses to carry one for. */
+const NULL_BODY_STATUSES = new Set([204, 205, 304]);
+
+/**
+ * A fetch for clients that speak fetch and parse the answer themselves (oauth4webapi): every request is
+ * sent by `receive`'s rules with these limits and guard, and its answer handed back as a web Response. The
+ * client's redirect mode and signal play no part: redirects are never followed and the deadline is `timeoutMs`.
+ */
+export function upstreamFetch(limits: UpstreamLimits, guard?: TargetGuard): (url: string, init: FetchInit) => Promise<Response> {
+  return async (url, init) => {
+    const { status, headers, bytes } = await receive(
+      { method: init.method, url, headers: init.headers, body: init.body?.toString(), ...limits },
+      guard,
+    );
+    const webHeaders = new Headers();
+    for (const [name, value] of Object.entries(headers)) {
+      for (const each of Array.isArray(value) ? value : value === undefined ? [] : [value]) webHeaders.append(name, each);
+    }
+    return new Response(NULL_BODY_STATUSES.has(status) ? null : bytes, { status, headers: webHeaders });
+  };
 }

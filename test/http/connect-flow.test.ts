@@ -294,6 +294,41 @@ for (const dialect of dialects) {
       expect(oauth.requests.filter((r) => r.path === '/token').length).to.equal(requestsBefore + 1);
     });
 
+    /** An access token thirty seconds from expiry renewed by a gateway with these settings changed; the error it throws. */
+    async function refreshFailure(principal: string, settings: { upstream?: object; webhooks?: object }) {
+      const { session } = await consent({ principal }, `${principal.slice(5)}-account`);
+      const row = (await findConnectionById(h.gateway.db, (await readSession(session.session_id)).connection_id))!;
+      const credential = openCredential(h.gateway.keyring, row.credential);
+      if (credential.type !== 'oauth2') throw new Error('expected OAuth tokens');
+      const { config } = h.gateway;
+      const gateway = {
+        ...h.gateway,
+        config: { ...config, upstream: { ...config.upstream, ...settings.upstream }, webhooks: { ...config.webhooks, ...settings.webhooks } },
+      };
+      const tokenRequests = oauth.requests.filter((r) => r.path === '/token').length;
+      let error: unknown;
+      try {
+        await ensureFreshCredential(gateway, row, credential.expires_at! - 30_000);
+      } catch (err) {
+        error = err;
+      }
+      expect(error).to.be.instanceOf(GatewayError);
+      expect((error as GatewayError).code).to.equal('upstream_error');
+      expect((await findConnectionById(h.gateway.db, row.id))!.status).to.equal('active');
+      return { sent: oauth.requests.filter((r) => r.path === '/token').length - tokenRequests };
+    }
+
+    it('fails a refresh whose token answer is over upstream.max_response_bytes as unreachable, keeping the connection', async () => {
+      // The server's token answer (access, refresh and ID token) is well over 100 bytes.
+      const { sent } = await refreshFailure('user:oversized', { upstream: { max_response_bytes: 100 } });
+      expect(sent).to.equal(1);
+    });
+
+    it('refuses a loopback token endpoint before sending when webhooks.allow_private_targets is off', async () => {
+      const { sent } = await refreshFailure('user:guarded', { webhooks: { allow_private_targets: false } });
+      expect(sent).to.equal(0);
+    });
+
     it('marks a connection needs_reauth when the provider refuses the refresh, with a reconnect link', async () => {
       const { session } = await consent({ principal: 'user:refused' }, 'refused-account');
       const { connection_id: id } = await readSession(session.session_id);
