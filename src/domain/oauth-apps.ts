@@ -1,7 +1,6 @@
 import type { Config } from '../config/schema.js';
 import { deleteOAuthAppRow, findOAuthAppRow, upsertOAuthAppRow, type OAuthAppRow } from '../db/repos/oauth-apps.js';
-import type { OAuthTransport } from '../providers/oauth2.js';
-import { sharedTargetGuard } from '../providers/targets.js';
+import type { UpstreamLimits } from '../providers/upstream.js';
 import type { Provider } from './catalog/types.js';
 import { GatewayError, invalidInput } from './errors.js';
 import type { Gateway } from './gateway.js';
@@ -39,17 +38,9 @@ export function oauthRedirectUri(config: Config): string {
   return `${config.server.public_url}/v1/hosted/connect/callback`;
 }
 
-/**
- * How a consent's code exchange, a refresh and a revocation are sent: within the limits of provider
- * calls (upstream.timeout_ms, upstream.max_response_bytes), to targets the webhook rules accept
- * (webhooks.allow_private_targets admits loopback and private addresses).
- */
-export function oauthTransport(config: Config): OAuthTransport {
-  return {
-    timeoutMs: config.upstream.timeout_ms,
-    maxResponseBytes: config.upstream.max_response_bytes,
-    guard: sharedTargetGuard(config.webhooks.allow_private_targets),
-  };
+/** How a consent's code exchange, a refresh and a revocation are sent: within the limits of provider calls. */
+export function oauthLimits(config: Config): UpstreamLimits {
+  return { timeoutMs: config.upstream.timeout_ms, maxResponseBytes: config.upstream.max_response_bytes };
 }
 
 function providerOf(gateway: Gateway, slug: string): Provider {

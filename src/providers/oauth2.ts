@@ -1,12 +1,13 @@
 import * as oauth from 'oauth4webapi';
 import type { Provider, ProviderAuth } from './shapes.js';
-import type { TargetGuard } from './targets.js';
 import { upstreamFetch, UpstreamUnreachable, type UpstreamLimits } from './upstream.js';
 
 /**
  * OAuth2 authorization code with PKCE, refresh and RFC 7009 revocation, through oauth4webapi (the
  * protocol is never hand-written here). Its requests are sent as every outbound request is (upstream.ts):
- * within the limits, no redirect followed, through the target guard.
+ * within the limits, no redirect followed. Like a provider's base URL, its endpoints come from the catalog the
+ * operator wrote, not from a customer, so no address is refused: a self-hoster's OAuth server may well be on
+ * an internal network.
  */
 
 export type OAuth2Auth = Extract<ProviderAuth, { type: 'oauth2' }>;
@@ -32,13 +33,8 @@ export class OAuthRefused extends Error {
   }
 }
 
-/** The provider could not be asked: network error, timeout, an answer over the limit, a refused target, 5xx or an answer that is not OAuth. */
+/** The provider could not be asked: network error, timeout, an answer over the limit, 5xx or an answer that is not OAuth. */
 export class OAuthUnavailable extends Error {}
-
-/** How OAuth's requests are sent: the limits of any upstream request, and the guard their targets must pass. */
-export interface OAuthTransport extends UpstreamLimits {
-  guard: TargetGuard;
-}
 
 export interface AuthorizationAttempt {
   state: string;
@@ -69,10 +65,10 @@ function authorizationServer(auth: OAuth2Auth): oauth.AuthorizationServer {
  * Requests go through upstreamFetch (its deadline replaces oauth4webapi's signal). Plain http:// is
  * allowed only towards loopback (local development and tests), never elsewhere.
  */
-function requestOptions(url: string, { guard, ...limits }: OAuthTransport) {
+function requestOptions(url: string, limits: UpstreamLimits) {
   const parsed = new URL(url);
   const insecureLoopback = parsed.protocol === 'http:' && LOOPBACK_HOSTS.has(parsed.hostname);
-  return { [oauth.customFetch]: upstreamFetch(limits, guard), [oauth.allowInsecureRequests]: insecureLoopback };
+  return { [oauth.customFetch]: upstreamFetch(limits), [oauth.allowInsecureRequests]: insecureLoopback };
 }
 
 function clientAuthentication(auth: OAuth2Auth, client: OAuthClient): oauth.ClientAuth {
@@ -147,7 +143,7 @@ export async function exchangeCode(
   auth: OAuth2Auth,
   client: OAuthClient,
   callback: { parameters: URLSearchParams; expectedState: string; redirectUri: string; codeVerifier: string },
-  transport: OAuthTransport,
+  limits: UpstreamLimits,
 ): Promise<OAuthTokens> {
   const as = authorizationServer(auth);
   const oauthClient: oauth.Client = { client_id: client.client_id };
@@ -160,14 +156,14 @@ export async function exchangeCode(
       parameters,
       callback.redirectUri,
       auth.pkce ? callback.codeVerifier : oauth.nopkce,
-      requestOptions(auth.token_url, transport),
+      requestOptions(auth.token_url, limits),
     );
     return toTokens(auth, await oauth.processAuthorizationCodeResponse(as, oauthClient, response));
   });
 }
 
 /** A new access token from a refresh token; a provider that rotates refresh tokens returns the new one. */
-export async function refreshTokens(auth: OAuth2Auth, client: OAuthClient, refreshToken: string, transport: OAuthTransport): Promise<OAuthTokens> {
+export async function refreshTokens(auth: OAuth2Auth, client: OAuthClient, refreshToken: string, limits: UpstreamLimits): Promise<OAuthTokens> {
   const as = authorizationServer(auth);
   const oauthClient: oauth.Client = { client_id: client.client_id };
   return guarded(async () => {
@@ -176,7 +172,7 @@ export async function refreshTokens(auth: OAuth2Auth, client: OAuthClient, refre
       oauthClient,
       clientAuthentication(auth, client),
       refreshToken,
-      requestOptions(auth.token_url, transport),
+      requestOptions(auth.token_url, limits),
     );
     return toTokens(auth, await oauth.processRefreshTokenResponse(as, oauthClient, response));
   });
@@ -188,13 +184,13 @@ export async function revokeToken(
   client: OAuthClient,
   token: string,
   hint: 'access_token' | 'refresh_token',
-  transport: OAuthTransport,
+  limits: UpstreamLimits,
 ): Promise<void> {
   const as = authorizationServer(auth);
   const oauthClient: oauth.Client = { client_id: client.client_id };
   await guarded(async () => {
     const response = await oauth.revocationRequest(as, oauthClient, clientAuthentication(auth, client), token, {
-      ...requestOptions(auth.revoke_url, transport),
+      ...requestOptions(auth.revoke_url, limits),
       additionalParameters: { token_type_hint: hint },
     });
     await oauth.processRevocationResponse(response);

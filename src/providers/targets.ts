@@ -220,18 +220,3 @@ export function targetGuard(allowPrivate: boolean): TargetGuard {
     close: () => dispatcher.close(),
   };
 }
-
-const sharedGuards = new Map<boolean, TargetGuard>();
-
-/**
- * The process's guard for one setting of the switch, for requests sent from anywhere rather than by one
- * worker (OAuth's): made once, its connections pooled like provider calls', and never closed.
- */
-export function sharedTargetGuard(allowPrivate: boolean): TargetGuard {
-  let guard = sharedGuards.get(allowPrivate);
-  if (!guard) {
-    guard = targetGuard(allowPrivate);
-    sharedGuards.set(allowPrivate, guard);
-  }
-  return guard;
-}

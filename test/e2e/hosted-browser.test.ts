@@ -39,10 +39,7 @@ for (const dialect of dialects) {
       const port = await freePort();
       gatewayUrl = `http://127.0.0.1:${port}`;
       oauth = await startOAuthServer(gatewayUrl);
-      // Private targets allowed: OAuth's requests go to the loopback server.
-      h = await createHarness(dialect, {
-        config: { catalog: { files: [oauth.catalogFile] }, server: { public_url: gatewayUrl }, webhooks: { allow_private_targets: true } },
-      });
+      h = await createHarness(dialect, { config: { catalog: { files: [oauth.catalogFile] }, server: { public_url: gatewayUrl } } });
       await putOAuthApp(h.gateway, h.organizationId, 'oidc-test', oauth.clients.basic);
       await setRedirectAllowlist(h.gateway.db, h.organizationId, [APP_CALLBACK]);
       server = await createServer(h.gateway, { host: '127.0.0.1', port });

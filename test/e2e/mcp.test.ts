@@ -90,8 +90,6 @@ for (const dialect of dialects) {
         GATEWAY_PROVIDERS__RT_MIRROR__BASE_URL: fakes.mirror.url,
         GATEWAY_PROVIDERS__RT_PAID__BASE_URL: fakes.paid.url,
         GATEWAY_RATE_LIMITS__PER_PRINCIPAL__RUN: String(PER_PRINCIPAL_RUNS),
-        // OAuth's requests go to the loopback server.
-        GATEWAY_WEBHOOKS__ALLOW_PRIVATE_TARGETS: 'true',
       };
       gateway = await startGateway(env, ['--port', String(port)]);
       ownerKey = initialOwnerKey(database);

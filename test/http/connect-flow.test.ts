@@ -295,7 +295,7 @@ for (const dialect of dialects) {
     });
 
     /** An access token thirty seconds from expiry renewed by a gateway with these settings changed; the error it throws. */
-    async function refreshFailure(principal: string, settings: { upstream?: object; webhooks?: object }) {
+    async function refreshFailure(principal: string, settings: { upstream: object }) {
       const { session } = await consent({ principal }, `${principal.slice(5)}-account`);
       const row = (await findConnectionById(h.gateway.db, (await readSession(session.session_id)).connection_id))!;
       const credential = openCredential(h.gateway.keyring, row.credential);
@@ -303,7 +303,7 @@ for (const dialect of dialects) {
       const { config } = h.gateway;
       const gateway = {
         ...h.gateway,
-        config: { ...config, upstream: { ...config.upstream, ...settings.upstream }, webhooks: { ...config.webhooks, ...settings.webhooks } },
+        config: { ...config, upstream: { ...config.upstream, ...settings.upstream } },
       };
       const tokenRequests = oauth.requests.filter((r) => r.path === '/token').length;
       let error: unknown;
@@ -322,11 +322,6 @@ for (const dialect of dialects) {
       // The server's token answer (access, refresh and ID token) is well over 100 bytes.
       const { sent } = await refreshFailure('user:oversized', { upstream: { max_response_bytes: 100 } });
       expect(sent).to.equal(1);
-    });
-
-    it('refuses a loopback token endpoint before sending when webhooks.allow_private_targets is off', async () => {
-      const { sent } = await refreshFailure('user:guarded', { webhooks: { allow_private_targets: false } });
-      expect(sent).to.equal(0);
     });
 
     it('marks a connection needs_reauth when the provider refuses the refresh, with a reconnect link', async () => {

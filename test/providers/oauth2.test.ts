@@ -7,9 +7,8 @@ import {
   refreshTokens,
   revokeToken,
   type OAuth2Auth,
-  type OAuthTransport,
 } from '../../src/providers/oauth2.js';
-import { sharedTargetGuard } from '../../src/providers/targets.js';
+import type { UpstreamLimits } from '../../src/providers/upstream.js';
 
 /** An OAuth server on 127.0.0.1 answering every request as the test says, counting what reaches it. */
 interface TokenServer {
@@ -60,19 +59,19 @@ async function failure(work: () => Promise<unknown>): Promise<Error> {
   throw new Error('expected the request to fail');
 }
 
-describe('OAuth requests follow the outbound policy: answer size limit, no redirects, target guard', () => {
+describe('OAuth requests follow the outbound policy: timeout, answer size limit, no redirects', () => {
   let server: TokenServer;
   let elsewhere: TokenServer;
   let auth: OAuth2Auth & { revoke_url: string };
-  const transport = (allowPrivate: boolean): OAuthTransport => ({ timeoutMs: 5000, maxResponseBytes: LIMIT, guard: sharedTargetGuard(allowPrivate) });
-  const exchange = (allowPrivate = true) =>
+  const limits: UpstreamLimits = { timeoutMs: 5000, maxResponseBytes: LIMIT };
+  const exchange = () =>
     exchangeCode(
       auth,
       client,
       { parameters: new URLSearchParams({ code: 'the-code', state: 'the-state' }), expectedState: 'the-state', redirectUri: 'http://gateway.test/callback', codeVerifier: 'v'.repeat(43) },
-      transport(allowPrivate),
+      limits,
     );
-  const refresh = (allowPrivate = true) => refreshTokens(auth, client, 'old-refresh', transport(allowPrivate));
+  const refresh = () => refreshTokens(auth, client, 'old-refresh', limits);
 
   before(async () => {
     [server, elsewhere] = await Promise.all([startTokenServer(), startTokenServer()]);
@@ -110,14 +109,14 @@ describe('OAuth requests follow the outbound policy: answer size limit, no redir
 
   it('fails a revocation whose answer is over the limit as unavailable', async () => {
     server.answer = answerJson(`"${'x'.repeat(LIMIT)}"`, { sized: true });
-    const error = await failure(() => revokeToken(auth, client, 'a-token', 'access_token', transport(true)));
+    const error = await failure(() => revokeToken(auth, client, 'a-token', 'access_token', limits));
     expect(error).to.be.instanceOf(OAuthUnavailable);
     expect(error.message).to.equal(`answer larger than ${LIMIT} bytes`);
   });
 
   it('fails as unavailable when the token endpoint does not answer within the timeout', async () => {
     server.answer = (res) => res.writeHead(200, { 'content-type': 'application/json' }).write('{');
-    const error = await failure(() => refreshTokens(auth, client, 'old-refresh', { ...transport(true), timeoutMs: 200 }));
+    const error = await failure(() => refreshTokens(auth, client, 'old-refresh', { ...limits, timeoutMs: 200 }));
     expect(error).to.be.instanceOf(OAuthUnavailable);
     expect(error.message).to.equal('no answer within 200 ms');
   });
@@ -128,30 +127,5 @@ describe('OAuth requests follow the outbound policy: answer size limit, no redir
     for (const work of [refresh, exchange]) expect(await failure(work)).to.be.instanceOf(OAuthUnavailable);
     expect(server.paths).to.deep.equal(['/token', '/token']);
     expect(elsewhere.paths).to.deep.equal([]);
-  });
-
-  it('refuses a loopback token_url before connecting when private targets are not allowed, by address or by name', async () => {
-    server.answer = answerJson(tokenAnswer(200), { sized: true });
-    const error = await failure(() => refresh(false));
-    expect(error).to.be.instanceOf(OAuthUnavailable);
-    expect(error.message).to.equal('target refused: 127.0.0.1 is a loopback address');
-    expect((await failure(() => exchange(false))).message).to.equal('target refused: 127.0.0.1 is a loopback address');
-    // A name is refused by the address it resolves to, before the socket connects.
-    auth.token_url = `${server.url.replace('127.0.0.1', 'localhost')}/token`;
-    const byName = await failure(() => refresh(false));
-    expect(byName).to.be.instanceOf(OAuthUnavailable);
-    expect(byName.message).to.match(/^target refused: localhost resolves to (127\.0\.0\.1|::1), a loopback address$/);
-    expect(server.paths).to.deep.equal([]);
-    // The same request with private targets allowed reaches the server.
-    auth.token_url = `${server.url}/token`;
-    expect((await refresh(true)).access_token).to.equal('new-access');
-    expect(server.paths).to.deep.equal(['/token']);
-  });
-
-  it('refuses a loopback revoke_url before connecting when private targets are not allowed', async () => {
-    server.answer = (res) => res.writeHead(200).end();
-    const error = await failure(() => revokeToken(auth, client, 'a-token', 'refresh_token', transport(false)));
-    expect(error.message).to.equal('target refused: 127.0.0.1 is a loopback address');
-    expect(server.paths).to.deep.equal([]);
   });
 });

@@ -206,12 +206,11 @@ export async function authorizeAtProvider(browser: TestBrowser, gatewayUrl: stri
 /**
  * A gateway harness (see harness.ts) whose catalog includes the test server's providers, with the
  * organization's OAuth app set for `oidc-test` (client_secret_basic) and `oidc-test-post`
- * (client_secret_post), and `https://app.example/connected` on its redirect allowlist. Private targets
- * are allowed, as OAuth's requests to the loopback server need.
+ * (client_secret_post), and `https://app.example/connected` on its redirect allowlist.
  */
 export async function startConnectHarness(dialect: Dialect, config: Record<string, unknown> = {}): Promise<{ h: Harness; oauth: OAuthServer; browser: () => TestBrowser; close(): Promise<void> }> {
   const oauth = await startOAuthServer(GATEWAY_URL);
-  const h = await createHarness(dialect, { config: { catalog: { files: [oauth.catalogFile] }, webhooks: { allow_private_targets: true }, ...config } });
+  const h = await createHarness(dialect, { config: { catalog: { files: [oauth.catalogFile] }, ...config } });
   await putOAuthApp(h.gateway, h.organizationId, 'oidc-test', oauth.clients.basic);
   await putOAuthApp(h.gateway, h.organizationId, 'oidc-test-post', oauth.clients.post);
   await setRedirectAllowlist(h.gateway.db, h.organizationId, [APP_CALLBACK]);

@@ -4,7 +4,7 @@ import type { Provider } from '../catalog/types.js';
 import { runConnectLink } from '../consent/sessions.js';
 import { GatewayError } from '../errors.js';
 import type { Gateway } from '../gateway.js';
-import { oauthTransport, resolveOAuthClient } from '../oauth-apps.js';
+import { oauthLimits, resolveOAuthClient } from '../oauth-apps.js';
 import { markNeedsReauth } from './connections.js';
 import { openCredential, sealCredential, type StoredCredential } from './credentials.js';
 
@@ -56,7 +56,7 @@ export async function ensureFreshCredential(gateway: Gateway, row: ConnectionRow
   const client = await resolveOAuthClient(gateway, row.organization_id, provider.slug);
   let fresh: OAuthCredential;
   try {
-    const tokens = await refreshTokens(provider.auth, client, credential.refresh_token, oauthTransport(gateway.config));
+    const tokens = await refreshTokens(provider.auth, client, credential.refresh_token, oauthLimits(gateway.config));
     fresh = {
       type: 'oauth2',
       access_token: tokens.access_token,
@@ -107,7 +107,7 @@ export async function revokeAtProvider(gateway: Gateway, row: ConnectionRow): Pr
   for (const [token, hint] of tokens) {
     if (!token) continue;
     try {
-      await revokeToken(auth, client, token, hint, oauthTransport(gateway.config));
+      await revokeToken(auth, client, token, hint, oauthLimits(gateway.config));
     } catch (err) {
       log.warn({ token_type: hint, reason: (err as Error).message }, 'provider-side revocation failed');
     }

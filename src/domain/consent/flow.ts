@@ -16,7 +16,7 @@ import type { Connection } from '../connections/present.js';
 import { probeCredential } from '../connections/probe.js';
 import { GatewayError } from '../errors.js';
 import type { Gateway } from '../gateway.js';
-import { oauthRedirectUri, oauthTransport, resolveOAuthClient } from '../oauth-apps.js';
+import { oauthRedirectUri, oauthLimits, resolveOAuthClient } from '../oauth-apps.js';
 import { hashSecret, safeEqual } from '../secrets.js';
 import { CONNECT_LINK_PREFIX, oauthProvider, sessionStatus } from './sessions.js';
 
@@ -155,7 +155,7 @@ export async function completeConsent(
       provider.auth,
       client,
       { parameters, expectedState: state!, redirectUri: oauthRedirectUri(gateway.config), codeVerifier: gateway.keyring.decrypt(session.code_verifier!) },
-      oauthTransport(gateway.config),
+      oauthLimits(gateway.config),
     );
   } catch (err) {
     if (err instanceof OAuthRefused && err.error === 'access_denied') return fail('denied', 'access_denied');
