@@ -22,6 +22,8 @@ const positives = read<{ jobs: Labelled[] }>('jobs-positive.yaml').jobs;
 const impossible = read<{ jobs: string[] }>('jobs-impossible.yaml').jobs;
 const selfHosted = read<{ jobs: Labelled[]; impossible: string[] }>('jobs-self-hosted.yaml');
 const development = read<{ jobs: Labelled[]; impossible: string[] }>('jobs-development.yaml');
+/** A second labelled set, written blind from task ids and titles only after the engine's third round of tuning. */
+const fresh = read<{ jobs: Labelled[]; impossible: string[] }>('jobs-fresh.yaml');
 /** The first labelled set, written before these and tuned on by the engine's first version: kept as a regression check. */
 const earlier = YAML.parse(readFileSync(new URL('../fixtures/discovery-labelled.yaml', import.meta.url), 'utf8')) as { jobs: Labelled[]; negatives: string[] };
 const EARLIER_TOP_1_FLOOR = 0.9;
@@ -37,6 +39,12 @@ const halfOf = <T>(list: T[], half: Half) => list.filter((_, position) => positi
 const TOP_1_GOAL = 0.93;
 const TOP_1_FLOOR = 0.86;
 const TRUE_NEGATIVE_FLOOR = 0.9;
+/**
+ * The fresh set's held-back half read top-1 0.832 and true negatives 0.612 before any change for it; the goals
+ * are the same (TOP_1_GOAL, TRUE_NEGATIVE_FLOOR), and until they are met these floors keep what was reached.
+ */
+const FRESH_TOP_1_FLOOR = 0.8;
+const FRESH_TRUE_NEGATIVE_FLOOR = 0.6;
 /** A self-hoster's file beside the built-in catalog may cost the held-back half this much, no more. */
 const SECOND_CATALOG_SLACK = 0.02;
 /** The self-hoster's own 16 jobs, never tuned on. */
@@ -116,6 +124,20 @@ describe('discovery accuracy on labelled jobs (test/fixtures/discovery/jobs-*.ya
     expect(heldBack.trueNegative).to.be.at.least(alone.trueNegative - SECOND_CATALOG_SLACK);
     expect(own.top1).to.be.at.least(OWN_TOP_1_FLOOR);
     expect(own.trueNegative).to.be.at.least(TRUE_NEGATIVE_FLOOR);
+  });
+
+  it(`on the fresh set, the held-back half ranks the expected task first for ${FRESH_TOP_1_FLOOR * 100}% and answers ${FRESH_TRUE_NEGATIVE_FLOOR * 100}% of impossible jobs with nothing`, () => {
+    for (const { job, expect: id } of fresh.jobs) expect(builtin.tasks.get(id)?.status, `${job} -> ${id}`).to.equal('active');
+    const heldBack = measure(builtin, halfOf(fresh.jobs, 'held-back'), halfOf(fresh.impossible, 'held-back'));
+    report('fresh set, built-in catalog, tuning half', measure(builtin, halfOf(fresh.jobs, 'tuning'), halfOf(fresh.impossible, 'tuning')), true);
+    report('fresh set, built-in catalog, held-back half', heldBack, false);
+    // Not held to the slack of the main sets: the self-hoster's file sends SMS, which some of the fresh set's impossible jobs ask for.
+    report('fresh set with the self-hoster\'s file, tuning half', measure(withSelfHosted, halfOf(fresh.jobs, 'tuning'), halfOf(fresh.impossible, 'tuning')), false);
+    report('fresh set with the self-hoster\'s file, held-back half', measure(withSelfHosted, halfOf(fresh.jobs, 'held-back'), halfOf(fresh.impossible, 'held-back')), false);
+    if (heldBack.top1 < TOP_1_GOAL) console.log(`    fresh held-back top-1 ${heldBack.top1.toFixed(3)} is still below the goal of ${TOP_1_GOAL}`);
+    if (heldBack.trueNegative < TRUE_NEGATIVE_FLOOR) console.log(`    fresh held-back true negatives ${heldBack.trueNegative.toFixed(3)} are still below the goal of ${TRUE_NEGATIVE_FLOOR}`);
+    expect(heldBack.top1).to.be.at.least(FRESH_TOP_1_FLOOR);
+    expect(heldBack.trueNegative).to.be.at.least(FRESH_TRUE_NEGATIVE_FLOOR);
   });
 
   it(`still ranks the expected task first for ${EARLIER_TOP_1_FLOOR * 100}% of the earlier labelled set, and nothing for its negatives`, () => {

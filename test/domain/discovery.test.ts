@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { buildIndex, indexFor, MIN_SCORE, NEAR_MISSES, rank } from '../../src/domain/discovery/engine.js';
-import { FUZZY_WEIGHT, readJob, SYNONYM_WEIGHT } from '../../src/domain/discovery/job.js';
-import { jobWords, stem } from '../../src/domain/discovery/text.js';
+import { FUZZY_WEIGHT, GIVES_AMOUNT, readJob, SYNONYM_WEIGHT } from '../../src/domain/discovery/job.js';
+import { jobWords, quotes, stem } from '../../src/domain/discovery/text.js';
 import type { Task } from '../../src/domain/catalog/types.js';
 import { buildCatalog, builtinCatalogFiles } from '../../src/domain/catalog/load.js';
 import { fixtureCatalog, selfHostedCatalogFile, variantOf } from '../fixtures/discovery/catalog.js';
@@ -320,6 +320,13 @@ describe('discovery engine', () => {
       expect(first('look for books about the history of Rome')?.id).to.equal('openlibrary.books.search');
     });
 
+    it('ranks a task working on an amount after its siblings unless the job gives a number that is not a date', () => {
+      expect(first('latest EUR rates against USD, GBP and JPY')?.id).to.equal('frankfurter.currency.rates');
+      expect(first('convert 100 usd to eur')?.id).to.equal('frankfurter.currency.convert');
+      expect(jobWords('between Oct 1 and Oct 31').filter((word) => word.given).map((word) => word.word)).to.deep.equal(['oct', '1', 'oct', '31']);
+      expect(readJob(builtin, 'usd against the euro between Oct 1 and Oct 31 2023').gives & GIVES_AMOUNT).to.equal(0);
+    });
+
     it('ranks a task reading one record by id after its siblings unless the job names one', () => {
       expect(first('who are my stripe customers')?.id).to.equal('stripe.customers.list');
       expect(first('get stripe customer cus_ABC123')?.id).to.equal('stripe.customers.get');
@@ -336,6 +343,49 @@ describe('discovery engine', () => {
       expect(readJob(builtin, 'I need lat/lon for Springfield').terms.map((term) => term.word)).to.deep.equal(['lat', 'lon']);
       expect(readJob(builtin, 'star hapijs/hapi').terms.map((term) => term.word)).to.deep.equal(['star']);
       expect(first('find where Springfield is, I need lat/lon')?.capability).to.equal('geocode.search');
+    });
+
+    it('qualifies nothing for a job about a product or service no task is named by, held by someone ("my Dropbox files")', () => {
+      for (const job of ['list my Dropbox files', "react to Jane's LinkedIn post with a thumbs up", 'check the balance on my Starbucks gift card']) {
+        expect(readJob(builtin, job).elsewhere, job).to.equal(true);
+        expect(rank(builtin, job, 5).candidates, job).to.deep.equal([]);
+      }
+      // A name some task is named by, a name that is the job's input, a quoted name: the job is the catalog's.
+      expect(first('list my GitHub repos')?.id).to.equal('github.repos.list');
+      expect(readJob(builtin, 'is it raining in Paris').elsewhere).to.equal(false);
+      expect(readJob(builtin, "what's the id of my 'Work' calendar").elsewhere).to.equal(false);
+      expect(jobWords("Tom's wall").map((word) => word.possessive)).to.deep.equal([true, undefined]);
+    });
+
+    it('reads text in single quotes as quoted, but not an apostrophe', () => {
+      expect(readJob(builtin, "post 'deploy finished' in #eng").terms.map((term) => term.word)).to.deep.equal(['post']);
+      expect(first("post 'deploy finished' in #eng")?.id).to.equal('slack.chat.post');
+      expect(quotes("list everything in our Airtable 'Inventory' table")).to.equal(true);
+      expect(quotes("what's in Tom's inbox")).to.equal(false);
+    });
+
+    it('does not read an address, a #channel or a count ("the last 20") as identifying a record', () => {
+      expect(readJob(builtin, 'do I have mail from noreply@github.com').identifies).to.equal(false);
+      expect(first('do I have mail from noreply@github.com')?.id).to.equal('google.gmail.messages.list');
+      expect(readJob(builtin, 'last 20 messages in #design').identifies).to.equal(false);
+      const alone = indexFor(buildCatalog(builtinCatalogFiles(), {}, {}).catalog);
+      expect(rank(alone, 'last 20 messages in #design', 5).candidates[0]?.task.id).to.equal('slack.conversations.history');
+      expect(readJob(builtin, 'read hn item 20').identifies).to.equal(true);
+    });
+
+    it('needs a task making a thing to name the thing a creating verb asks for ("create a GitHub repository")', () => {
+      expect(readJob(builtin, 'create a new GitHub repository named widgets').terms[0].thing?.word).to.equal('repository');
+      expect(rank(builtin, 'create a new GitHub repository named widgets', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'create a new Slack channel called #launch', 5).candidates).to.deep.equal([]);
+      expect(first('create a new github issue about the crash')?.id).to.equal('github.issues.create');
+      expect(first('add a new row to the airtable table')?.id).to.equal('airtable.records.create');
+    });
+
+    it('lets a task performing a result verb by name take the words after it as input ("slugify My First Blog Post")', () => {
+      expect(first('slugify My First Blog Post!')?.id).to.equal('builtin.text.slugify');
+      expect(readJob(builtin, 'pull out the price from this json').terms[0]).to.include({ word: 'pull out', role: 'action' });
+      expect(first('pull out items[0].price from that document')?.id).to.equal('builtin.json.extract');
+      expect(first('use resend to fire off a welcome mail to new.user@example.com')?.id).to.equal('resend.email.send');
     });
   });
 });

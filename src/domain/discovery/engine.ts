@@ -1,5 +1,5 @@
 import type { Catalog, Task } from '../catalog/types.js';
-import { GIVES_DATE, GIVES_TIME, GIVES_TOPIC, readJob, type JobContext } from './job.js';
+import { GIVES_AMOUNT, GIVES_DATE, GIVES_TIME, GIVES_TOPIC, readJob, type JobContext } from './job.js';
 import { ACTION_VERBS, RESULT_VERBS } from './lexicon.js';
 import { stem, words } from './text.js';
 import { buildVocabulary, textTerms, type Vocabulary } from './vocabulary.js';
@@ -29,6 +29,9 @@ const ARGUMENT_FIT = 1.2;
 const ID_WANTING = 0.9;
 /** A task searching for a topic scores this much less for a job that neither gives a topic nor asks to search ("wiki the eiffel tower"). */
 const QUERY_WANTING = 0.9;
+
+/** A task working on an amount (converting one) scores this much less for a job that gives no number ("the going rate for euros"). */
+const AMOUNT_WANTING = 0.9;
 
 const actionVerbs = new Set(ACTION_VERBS);
 const resultVerbs = new Set(RESULT_VERBS);
@@ -77,6 +80,7 @@ function takesArguments(task: Task): number {
     if (format === 'date' || format === 'date-time' || /(^|_)date$|^(month|day)$/.test(field)) bits |= GIVES_DATE;
     if (format === 'date-time' || /^(instant|time|timestamp)$/.test(field)) bits |= GIVES_TIME;
     if (/^(query|q|search|topic|keywords)$/.test(field)) bits |= GIVES_TOPIC;
+    if (/^(amount|value|quantity)$/.test(field)) bits |= GIVES_AMOUNT;
   }
   return bits;
 }
@@ -285,7 +289,7 @@ function best(docs: Iterable<number>, count: number, better: Order): number[] {
  * something ("schedule a meeting" before listing the schedule).
  */
 export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking {
-  const { terms, question, asksToSee, searches, sought, identifies, gives } = readJob(index, job);
+  const { terms, question, asksToSee, searches, sought, identifies, gives, elsewhere } = readJob(index, job);
   const { scores, masks, namedMasks, termBest, performed } = index.scratch;
   const touched: number[] = [];
   const performing: number[] = [];
@@ -293,6 +297,7 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
   let actionMask = 0;
   let resultMask = 0;
   let objectMask = 0;
+  let thingMask = 0;
   // A job whose every action asks for a worked-out result ("define ubiquitous", "slugify ...") names its input
   // after the verb: words no task knows there are the input, not something a task must cover.
   const actions = terms.filter((term) => term.role === 'action');
@@ -312,6 +317,7 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
         };
         for (const { term: verb } of term.alternatives) perform(verb, false);
         for (const { term: verb } of term.object?.alternatives ?? []) perform(verb, true);
+        if (term.thing) thingMask |= 1 << terms.indexOf(term.thing);
       }
       if (term.role === 'object' && (term.alternatives.length > 0 || !transformsOnly)) objectMask |= bit;
       // A document matching several of a term's alternatives counts the best one once.
@@ -340,6 +346,7 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
       if (index.needsId[doc]) scores[doc] *= identifies ? ARGUMENT_FIT : ID_WANTING;
       if (index.takes[doc] & gives) scores[doc] *= ARGUMENT_FIT;
       if (wantsQuery && index.takes[doc] & GIVES_TOPIC) scores[doc] *= QUERY_WANTING;
+      if (!(gives & GIVES_AMOUNT) && index.takes[doc] & GIVES_AMOUNT) scores[doc] *= AMOUNT_WANTING;
     }
     const performs = (doc: number) => performed[doc] | (index.writes[doc] ? 0 : resultMask);
     // An action word a task has in its text but does not perform ("merge" for listing pull requests) is missed.
@@ -354,8 +361,9 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
       scores[doc] >= MIN_SCORE &&
       !(question && index.writes[doc]) &&
       (actionMask === 0 || (performs(doc) & actionMask) !== 0) &&
-      (objectMask === 0 || (namedMasks[doc] & objectMask) !== 0);
-    const namesSomething = (actionMask !== 0 || objectMask !== 0) && !(sought && sought.alternatives.length === 0);
+      (objectMask === 0 || (namedMasks[doc] & objectMask) !== 0 || (transformsOnly && (performed[doc] & resultMask) !== 0)) &&
+      (thingMask === 0 || (namedMasks[doc] & thingMask) !== 0);
+    const namesSomething = (actionMask !== 0 || objectMask !== 0) && !(sought && sought.alternatives.length === 0) && !elsewhere;
     const commandOrder = rankOrder(index, scores, !question && actionMask !== 0 ? index.writes : asksToSee ? index.reads : undefined);
     const candidates = namesSomething ? best(touched.filter(qualifies), limit, commandOrder) : [];
     if (candidates.length > 0) return { candidates: candidates.map(describe), nearMisses: [] };

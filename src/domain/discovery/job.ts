@@ -1,8 +1,8 @@
 import {
-  ACTION_VERBS, ASKERS, DETERMINERS, GIVING_VERBS, HOW_TO_FOLLOWERS, IMPLIED_VERBS, MAKING_VERBS, MODIFIERS, NEUTRAL_VERBS, PARTICLE_VERBS, POLITE_OPENERS, PREPOSITIONS, SEARCH_VERBS, SEEING_VERBS,
+  ACTION_VERBS, ASKERS, CREATING_VERBS, DETERMINERS, GIVING_VERBS, HOW_TO_FOLLOWERS, IMPLIED_VERBS, MAKING_VERBS, MODIFIERS, NEUTRAL_VERBS, PARTICLE_VERBS, POLITE_OPENERS, PREPOSITIONS, SEARCH_VERBS, SEEING_VERBS,
   QUESTION_AUXILIARIES, QUESTION_WORDS, TOPIC_MARKERS,
 } from './lexicon.js';
-import { jobWords, stem, type JobWord } from './text.js';
+import { jobWords, quotes, stem, type JobWord } from './text.js';
 import { phraseAt, stopWords, type Vocabulary } from './vocabulary.js';
 
 /**
@@ -25,6 +25,11 @@ export interface JobTerm {
    * reply"): a task that changes something and performs it does the job.
    */
   object?: JobTerm;
+  /**
+   * Of a creating verb ("create", "add"), the last word of the object phrase right after it when some task
+   * knows it: the thing to be made ("create a new GitHub repository"), which the task must name.
+   */
+  thing?: JobTerm;
   /** Said after "about" ("books about the history of Rome"): the topic, an argument more than what the job is. */
   topic?: boolean;
 }
@@ -44,6 +49,11 @@ export interface Job {
    * about a topic ("news about the olympics"): a task requiring such an input fits it.
    */
   gives: number;
+  /**
+   * Names, as the owner of what it asks for, a product or service no task is named by ("list my Dropbox
+   * files", "Tom's Facebook wall"): the job is about something the catalog does not have.
+   */
+  elsewhere: boolean;
   /** Carries something that may identify one record: a chunk with digits, a URL, a path, an address, quoted text. */
   identifies: boolean;
 }
@@ -62,6 +72,7 @@ export interface JobContext {
 export const GIVES_DATE = 1;
 export const GIVES_TIME = 2;
 export const GIVES_TOPIC = 4;
+export const GIVES_AMOUNT = 8;
 
 /** Whether the noun phrase ending at `position` hangs off a preposition ("a ticket in our github repo"), so is not what the job asks for. */
 function inPrepositionalPhrase(all: JobWord[], position: number): boolean {
@@ -73,6 +84,34 @@ function inPrepositionalPhrase(all: JobWord[], position: number): boolean {
 /** A word naming a thing rather than a deed or a function word: "news" in "news about", not "tell me" or "talking". */
 function namesThing(word: JobWord | undefined): boolean {
   return !!word && !word.literal && !stopWords.has(word.word) && !word.word.endsWith('ing') && !verbIn(actionVerbs, word.word) && !verbIn(neutralVerbs, word.word);
+}
+
+/** A past participle ("named", "called", "titled"): it describes the noun before it. */
+const PARTICIPLE = /..[^e]ed$/;
+
+/** Words naming the means a job is to be done by ("via WhatsApp", "using Zoom"): a name after one is a service. */
+const MEANS = new Set(['via', 'using', 'use', 'through']);
+
+/** Words saying whose a thing is ("my Dropbox files"): a name right after one is the owner of what follows. */
+const OWNERS = new Set(['my', 'our', 'your', 'their', 'his', 'her']);
+
+/**
+ * A name no task is named by, held by its asker or someone ("my Outlook inbox", "Jane's LinkedIn post") and
+ * followed by the thing asked for: a product or service, which the job's other words are about.
+ */
+function namesOtherService(all: JobWord[], position: number): boolean {
+  const [previous, current, next] = [all[position - 1], all[position], all[position + 1]];
+  if (!previous || /\p{N}/u.test(current.word)) return false;
+  if (MEANS.has(previous.word)) return true;
+  if (!next) return false;
+  return (OWNERS.has(previous.word) || !!previous.possessive) && !current.possessive && !next.nameLike && !next.literal && !stopWords.has(next.word);
+}
+
+/** Words a number after which counts things ("the last 20 messages", "top 10 stories") rather than naming one. */
+const COUNTED = new Set(['last', 'first', 'top', 'next', 'latest', 'newest', 'recent', 'past']);
+
+function counts(all: JobWord[], position: number): boolean {
+  return /^\p{N}+$/u.test(all[position].word) && COUNTED.has(all[position - 1]?.word ?? '');
 }
 
 /** A synonym counts a little less than the job's own word, so exact wording wins a tie. */
@@ -95,6 +134,7 @@ const politeOpeners = new Set(POLITE_OPENERS);
 const askers = new Set(ASKERS);
 const givingVerbs = new Set(GIVING_VERBS);
 const makingVerbs = new Set(MAKING_VERBS);
+const creatingVerbs = new Set(CREATING_VERBS);
 const seeingVerbs = new Set(SEEING_VERBS);
 const searchVerbs = new Set(SEARCH_VERBS);
 /** Words that follow a verb into its object ("adopt a", "unclog the", "sell my"). */
@@ -202,13 +242,26 @@ export function readJob(context: JobContext, text: string): Job {
   /** Whether the topic follows a thing ("news about", "books about"), not a verb ("tell me about"): the job searches for it. */
   let topicOfThing = false;
   let searchesTopic = false;
-  const place = (key: string, term: JobTerm) => {
+  let elsewhere = false;
+  /** A creating verb whose object phrase is being read, and the position right after the phrase's last word. */
+  let creating: { verb: JobTerm; end: number } | undefined;
+  const place = (key: string, term: JobTerm, from: number, to = from + 1) => {
     if (inTopic) {
       term.topic = true;
       if (topicOfThing) searchesTopic = true;
     }
     add(key, term);
     opening = false;
+    if (creating && term.role === 'object') {
+      // The phrase opens right after the verb (past determiners and modifiers) and goes on while its words
+      // follow one another; a word no task knows or a participle ends it ("a channel called #launch").
+      const goesOn = creating.end < 0 ? verb === creating.verb : from === creating.end;
+      if (goesOn && term.alternatives.length > 0 && !PARTICIPLE.test(term.word)) {
+        creating.verb.thing = term;
+        creating.end = to;
+      } else creating = undefined;
+    } else if (term.role !== 'modifier') creating = undefined;
+    if (term.role === 'action' && verbIn(creatingVerbs, term.word)) creating = { verb: term, end: -1 };
     if (term.role === 'neutral' || term.role === 'action') verb = term;
     else if (term.role === 'object' && verb) {
       if (verb.role === 'neutral') sought ??= term;
@@ -216,7 +269,7 @@ export function readJob(context: JobContext, text: string): Job {
       verb = undefined;
     }
   };
-  if (opener) place(`verb ${opener.word}`, { word: opener.word, role: 'action', alternatives: alternativesOf(context, stem(IMPLIED_VERBS[opener.word])) });
+  if (opener) place(`verb ${opener.word}`, { word: opener.word, role: 'action', alternatives: alternativesOf(context, stem(IMPLIED_VERBS[opener.word])) }, -1);
   for (let position = 0; position < all.length; position += 1) {
     const current = all[position];
     if (stopWords.has(current.word) && !leadsObject.has(current.word)) verb = undefined;
@@ -227,7 +280,7 @@ export function readJob(context: JobContext, text: string): Job {
     const particle = particleAfter(all, position, question);
     if (particle) {
       const key = `${current.stem} ${stem(particle)}`;
-      place(key, { word: `${current.word} ${particle}`, role: 'action', alternatives: alternativesOf(context, key) });
+      place(key, { word: `${current.word} ${particle}`, role: 'action', alternatives: alternativesOf(context, key) }, position, position + 2);
       position += 1;
       continue;
     }
@@ -235,7 +288,7 @@ export function readJob(context: JobContext, text: string): Job {
     if (phrase) {
       const words = all.slice(position, position + phrase.length).map((word) => word.word);
       const role = roleOf(words[0], all[position - 1], all[position + phrase.length], question) === 'action' ? 'action' : 'object';
-      place(phrase.join(' '), { word: words.join(' '), role, alternatives: alternativesOf(context, phrase.join(' ')) });
+      place(phrase.join(' '), { word: words.join(' '), role, alternatives: alternativesOf(context, phrase.join(' ')) }, position, position + phrase.length);
       position += phrase.length - 1;
       continue;
     }
@@ -245,17 +298,23 @@ export function readJob(context: JobContext, text: string): Job {
     // "open bugs", "open pull requests": describing what is listed, not asking to open (create) one.
     if (current.word === 'open' && describesPlural(all, position)) continue;
     let alternatives = alternativesOf(context, current.stem);
-    if (current.nameLike && !alternatives.some((alternative) => context.names.has(alternative.term))) continue;
+    if (current.nameLike && !alternatives.some((alternative) => context.names.has(alternative.term))) {
+      elsewhere ||= namesOtherService(all, position);
+      continue;
+    }
     if (alternatives.length === 0 && current.stem.length >= FUZZY_MIN_LENGTH) alternatives = context.similar(current.stem).map((term) => ({ term, weight: FUZZY_WEIGHT }));
     let role = roleOf(current.word, all[position - 1], all[position + 1], question);
     if (opening && !question && role === 'object' && alternatives.length === 0 && leadsObject.has(all[position + 1]?.word ?? '')) role = 'action';
-    place(current.stem, { word: current.word, role, alternatives });
+    place(current.stem, { word: current.word, role, alternatives }, position);
   }
   const given = all.reduce((bits, word) => bits | (word.given === 'date' ? GIVES_DATE : word.given === 'time' ? GIVES_TIME : 0), 0);
-  const gives = given | (searchesTopic ? GIVES_TOPIC : 0);
-  // A chunk with digits some task knows ("md5", "base64") names a thing, not a record.
-  const identifies = all.some((word) => !word.given && (word.literal || (word.nameLike && /\p{N}/u.test(word.word) && !context.has(word.stem)))) || /["“]/u.test(text);
+  // A number that is not a date, a clock time or a count ("72 F", "$20", "1.2M") is an amount to work on.
+  const amount = all.some((word, at) => !word.given && !word.address && !counts(all, at) && /^\p{N}/u.test(word.word));
+  const gives = given | (searchesTopic ? GIVES_TOPIC : 0) | (amount ? GIVES_AMOUNT : 0);
+  // A chunk with digits some task knows ("md5", "base64") names a thing, not a record; an address or a #channel
+  // names someone or somewhere.
+  const identifies = all.some((word, at) => !word.given && !word.address && !counts(all, at) && (word.literal || (word.nameLike && /\p{N}/u.test(word.word) && !context.has(word.stem)))) || quotes(text);
   const asksToSee = !question && terms.every((term) => term.role !== 'action') && terms.some((term) => term.role === 'neutral' && verbIn(seeingVerbs, term.word));
   const searches = terms.some((term) => verbIn(searchVerbs, term.word));
-  return { terms, question, asksToSee, searches, sought, gives, identifies };
+  return { terms, question, asksToSee, searches, sought, gives, identifies, elsewhere };
 }

@@ -8,7 +8,7 @@
 export const STOP_WORDS = [
   'a', 'an', 'the', 'this', 'that', 'these', 'those', 'some', 'any', 'all', 'every', 'each', 'such',
   'i', 'me', 'mine', 'myself', 'we', 'us', 'our', 'ours', 'you', 'your', 'yours', 'he', 'him', 'his',
-  'she', 'her', 'hers', 'it', 'its', 'they', 'them', 'their', 'theirs', 'someone', 'something', 'anything',
+  'she', 'her', 'hers', 'it', 'its', 'they', 'them', 'their', 'theirs', 'someone', 'something', 'anything', 'everything',
   'be', 'am', 'is', 'are', 'was', 'were', 'been', 'being', 'do', 'does', 'did', 'done', 'doing', 'have', 'has',
   'had', 'having', 'will', 'would', 'shall', 'should', 'can', 'could', 'may', 'might', 'must', 'going', 'gonna',
   'let', 'lets', 'please', 'pls', 'kindly', 'thanks', 'thank', 'hey', 'hi', 'hello', 'ok', 'okay',
@@ -82,7 +82,7 @@ export const ACTION_VERBS = [
   'apply', 'enroll', 'enrol', 'donate', 'bet', 'vote', 'deliver', 'ship', 'collect',
   'fly', 'travel', 'ride', 'hail', 'meditate', 'teach', 'sing', 'dance',
   'log', 'shop', 'dye', 'shave', 'rebook', 'reschedule', 'checkout',
-  'refill', 'dial', 'stream', 'scan', 'fax', 'sew', 'knit',
+  'refill', 'dial', 'stream', 'scan', 'fax', 'sew', 'knit', 'identify', 'recognize', 'recognise', 'diagnose',
 ];
 
 /**
@@ -100,6 +100,8 @@ export const PARTICLE_VERBS: Record<string, string[]> = {
   hook: ['up'],
   pick: ['up'],
   drop: ['off'],
+  fire: ['off'],
+  pull: ['out'],
 };
 
 /**
@@ -135,6 +137,12 @@ export const HOW_TO_FOLLOWERS = ['do', 'can', 'could', 'should', 'would', 'to', 
  * is not booking, "slugify my blog post" not posting.
  */
 export const MAKING_VERBS = ['post', 'add', 'write', 'send', 'create', 'put', 'submit', 'leave', 'make', 'drop', 'compose', 'draft', 'give'];
+
+/**
+ * Verbs whose object is the thing they make ("create a repository", "add a row"): a task doing the job names
+ * that thing, so "create a new Slack channel" is not served by adding a reaction in Slack.
+ */
+export const CREATING_VERBS = ['create', 'add', 'insert', 'upsert'];
 
 /** "tell me", "send us": the asker wants to receive, not to send. */
 export const ASKERS = ['me', 'us'];
@@ -178,7 +186,7 @@ export const RESULT_VERBS = [
   'compute', 'calculate', 'generate', 'produce', 'convert', 'exchange', 'determine', 'estimate', 'derive', 'chart', 'plot', 'graph',
   'count', 'sort', 'measure', 'format', 'parse', 'validate', 'verify', 'encode', 'decode',
   'encrypt', 'decrypt', 'hash', 'shorten', 'slugify', 'capitalize', 'uppercase', 'lowercase', 'trim',
-  'escape', 'unescape', 'minify', 'prettify', 'beautify', 'extract', 'define', 'round', 'split', 'shuffle', 'roll', 'flip',
+  'escape', 'unescape', 'minify', 'prettify', 'beautify', 'extract', 'pull out', 'define', 'round', 'split', 'shuffle', 'roll', 'flip',
 ];
 
 /**

@@ -45,18 +45,31 @@ export interface JobWord {
    * chunk's position, so reading the job can tell a pair of known words from a path.
    */
   slashed?: number;
+  /** Part of an e-mail address or a #channel: it names someone or somewhere, not one record. */
+  address?: boolean;
+  /** The last word of a chunk written as a possessive ("Tom's", "Jane’s"). */
+  possessive?: boolean;
 }
 
-const QUOTED = /"[^"]*"|“[^”]*”/gu;
+/** Quoted text: in double quotes, or in single quotes that are not an apostrophe ("'Inventory' table", not "Tom's"). */
+const QUOTED = /"[^"]*"|“[^”]*”|‘[^’]*’|(?<![\p{L}\p{N}])'[^']+'(?![\p{L}\p{N}])/gu;
+
+/** Whether a job quotes some text: the text is an argument, such as a record's name or a message. */
+export function quotes(job: string): boolean {
+  return job.normalize('NFKC').search(QUOTED) >= 0;
+}
 /** A year in a job ("holidays in 2026") says the job is about a year; a calendar date, about a date. */
 const YEAR = /^(19|20)\d\d$/;
 const DATE = /^(19|20)\d\d-\d\d-\d\d$/;
 const LITERAL_CHUNK = /@|^#|:\/\/|[\p{L}\p{N}]\/[\p{L}\p{N}]|^[^\p{L}]*$/u;
 const SLASHED_WORDS = /^[^\p{L}\p{N}]*\p{L}+(\/\p{L}+)+[^\p{L}\p{N}]*$/u;
+const ADDRESS = /^[^\p{L}\p{N}]*#\p{L}|[\p{L}\p{N}]@[\p{L}\p{N}]/u;
+const POSSESSIVE = /\p{L}['’]s[^\p{L}\p{N}]*$/u;
 const SENTENCE_END = /[.!?:;]$/;
 /** Words naming a day of the calendar: a month (not "may", a verb, unless a day number is beside it) or a feast day. */
 const CALENDAR_DAYS = new Set([
   'january', 'february', 'march', 'april', 'june', 'july', 'august', 'september', 'october', 'november', 'december',
+  'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec',
   'christmas', 'xmas', 'easter', 'halloween', 'thanksgiving',
 ]);
 const DAY_NUMBER = /^([1-9]|[12]\d|3[01])(st|nd|rd|th)?$/;
@@ -82,15 +95,20 @@ export function jobWords(job: string): JobWord[] {
       result.push({ word: date.toLowerCase(), stem: date.toLowerCase(), literal: true, nameLike: false, given: 'time' });
       continue;
     }
-    for (const word of words(chunk)) {
+    const inChunk = words(chunk);
+    const address = ADDRESS.test(chunk) ? { address: true } : {};
+    for (const word of inChunk) {
       if (YEAR.test(word)) result.push({ word, stem: 'year', literal: false, nameLike: false, given: 'date' });
-      else result.push({ word, stem: stem(word), literal: literalChunk || /^\p{N}+$/u.test(word), nameLike, ...slashed });
+      else result.push({ word, stem: stem(word), literal: literalChunk || /^\p{N}+$/u.test(word), nameLike, ...slashed, ...address });
     }
+    if (inChunk.length > 0 && POSSESSIVE.test(chunk)) result[result.length - 1].possessive = true;
   }
-  // "last christmas", "on 3 March", "since january": the job gives a date.
+  // "last christmas", "on 3 March", "since january": the job gives a date, and the day number beside a month is part of it.
   result.forEach((word, at) => {
-    const besideDay = [result[at - 1], result[at + 1]].some((other) => other && DAY_NUMBER.test(other.word));
-    if (CALENDAR_DAYS.has(word.word) || (word.word === 'may' && besideDay)) word.given ??= 'date';
+    const besideDay = [result[at - 1], result[at + 1]].filter((other) => other && DAY_NUMBER.test(other.word));
+    if (!CALENDAR_DAYS.has(word.word) && !(word.word === 'may' && besideDay.length > 0)) return;
+    word.given ??= 'date';
+    for (const day of besideDay) day.given ??= 'date';
   });
   return result;
 }
