@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { TASK_KINDS } from '../domain/catalog/types.js';
 
 /**
  * The records the API answers with, as joi schemas: one vocabulary every route's `response.status` is
@@ -21,7 +22,7 @@ const taskSummaryKeys = {
   id: text(),
   provider: text(),
   capability: text(),
-  kind: oneOf('data', 'action', 'account', 'utility'),
+  kind: oneOf(...TASK_KINDS),
   title: text(),
   description: text(),
   price_usd: Joi.number(),

@@ -123,14 +123,22 @@ for (const dialect of dialects) {
       refused(await gw('calls', 'list', '--outcome', 'done'), 2, /--outcome.*'done' is invalid.*hit, miss, fault, pending/);
       refused(await gw('calls', 'tail', '--outcome', 'done'), 2, /--outcome/);
       refused(await gw('calls', 'list', '--principal', 'ada'), 2, /--principal.*must be "organization" or "user:<id>"/);
-      refused(await gw('calls', 'list', '--task', 'x'.repeat(101)), 2, /--task.*must be 1 to 100 characters/);
-      refused(await gw('calls', 'list', '--provider', 'x'.repeat(101)), 2, /--provider.*must be 1 to 100 characters/);
+      refused(await gw('calls', 'list', '--task', 'x'.repeat(101)), 2, /--task.*less than or equal to 100 characters/);
+      refused(await gw('calls', 'list', '--provider', 'x'.repeat(101)), 2, /--provider.*less than or equal to 100 characters/);
       refused(await gw('calls', 'list', '--token', 'x'.repeat(101)), 2, /--token/);
       refused(await gw('calls', 'list', '--connection', 'x'.repeat(101)), 2, /--connection/);
-      refused(await gw('calls', 'tail', '--tag', 'x'.repeat(201)), 2, /--tag.*must be 1 to 200 characters/);
+      refused(await gw('calls', 'tail', '--tag', 'x'.repeat(201)), 2, /--tag.*less than or equal to 200 characters/);
       refused(await gw('calls', 'tail', '--principal', 'user:'), 2, /--principal/);
       refused(await gw('calls', 'tail', '--interval', '5'), 2, /--interval.*20 to 60000/);
       refused(await gw('calls', 'list', '--cursor', 'not-a-cursor'), 2, /^gateway: cursor is not one this service returned$/);
+    });
+
+    it('takes filters at their limits, as GET /v1/calls does', async () => {
+      for (const [option, value] of [['--task', 'x'.repeat(100)], ['--provider', 'x'.repeat(100)], ['--tag', 'x'.repeat(200)], ['--outcome', 'pending']]) {
+        const listed = await gw('calls', 'list', option, value, '--json');
+        expect(listed.code, listed.stderr).to.equal(0);
+        expect(JSON.parse(listed.stdout)).to.deep.equal({ calls: [], next_cursor: null });
+      }
     });
 
     it('lists calls newest first, 50 a page, as a table or one JSON document, with every filter', async () => {

@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { TASK_KINDS } from './types.js';
 
 /**
  * The joi shapes of one catalog file (docs/catalog.md). Cross-file rules (a task's provider exists, ids are
@@ -85,7 +86,7 @@ export const taskSchema = Joi.object({
   id: Joi.string().pattern(/^[a-z0-9-]+(\.[a-z0-9_-]+)+$/, 'dotted: <provider>.<name>').max(100).required(),
   provider: Joi.string().pattern(SLUG, 'a provider slug').required(),
   capability: Joi.string().pattern(CAPABILITY, 'lower-case dotted words such as weather.current').max(100).required(),
-  kind: Joi.string().valid('data', 'action', 'account', 'utility').required(),
+  kind: Joi.string().valid(...TASK_KINDS).required(),
   title: text(200).required(),
   description: text(2000).required(),
   keywords: Joi.array().items(text(100)).default([]),

@@ -6,7 +6,8 @@
 export type { JsonTemplate, Provider, ProviderAuth, ProviderProbe, TaskRequest } from '../../providers/shapes.js';
 import type { Provider, TaskRequest } from '../../providers/shapes.js';
 
-export type TaskKind = 'data' | 'action' | 'account' | 'utility';
+export const TASK_KINDS = ['data', 'action', 'account', 'utility'] as const;
+export type TaskKind = (typeof TASK_KINDS)[number];
 export type TaskStatus = 'active' | 'retired' | 'broken';
 
 

@@ -4,17 +4,17 @@ import { callCells } from '../../ui/cells.js';
 import { orgOption, withOrganization } from '../../context.js';
 import { action } from '../../errors.js';
 import { formatTable, print } from '../../output.js';
-import { boundedText } from '../../arguments.js';
-import { callFilters, withCallFilters, type FilterOptions } from './filters.js';
+import { callQueryOf, withCallFilters, type FilterOptions } from './filters.js';
 
 export const list = withCallFilters(new Command('list'))
   .description('list calls, newest first, 50 a page (the same list GET /v1/calls answers)')
-  .option('--cursor <cursor>', 'the next_cursor of the previous page', boundedText(100))
+  .option('--cursor <cursor>', 'the next_cursor of the previous page')
   .addOption(orgOption())
   .option('--json', 'print one JSON document {calls, next_cursor}')
   .action(
     action(async (options: FilterOptions & { cursor?: string }, command: Command) => {
-      const page = await withOrganization(command, options, (gateway, org) => listCalls(gateway, org.id, callFilters(options), options.cursor));
+      const { cursor, ...filters } = callQueryOf(command, options);
+      const page = await withOrganization(command, options, (gateway, org) => listCalls(gateway, org.id, filters, cursor));
       print(!!options.json, page, () => {
         const rows = page.calls.map((call) => {
           const { charged, latency } = callCells(call);

@@ -6,7 +6,7 @@ import { CallFeed, type CallSource } from '../../ui/feed.js';
 import type { StreamOptions } from '../../ui/useCallStream.js';
 import { orgOption, withOrganization } from '../../context.js';
 import { action } from '../../errors.js';
-import { callFilters, withCallFilters, type FilterOptions } from './filters.js';
+import { callQueryOf, withCallFilters, type FilterOptions } from './filters.js';
 import { databaseSource } from './source.js';
 
 interface TailOptions extends FilterOptions {
@@ -66,7 +66,7 @@ export const tail = withCallFilters(new Command('tail'))
   .option('--json', 'one JSON call per line as each call finishes, instead of the live view')
   .action(
     action(async (options: TailOptions, command: Command) => {
-      const { outcome, ...filters } = callFilters(options);
+      const { outcome, ...filters } = callQueryOf(command, options);
       const stop = stopSignal();
       try {
         await withOrganization(command, options, async (gateway, org) => {

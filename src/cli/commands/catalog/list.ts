@@ -1,8 +1,10 @@
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import { loadCatalog } from '../../../domain/catalog/load.js';
 import { presentTaskSummary } from '../../../domain/catalog/present.js';
-import { listTasks } from '../../../domain/catalog/query.js';
-import type { Task, TaskKind } from '../../../domain/catalog/types.js';
+import { listTasks, type TaskFilters } from '../../../domain/catalog/query.js';
+import { TASK_KINDS, type Task } from '../../../domain/catalog/types.js';
+import { taskQuery } from '../../../domain/contracts/tasks.js';
+import { checkInput } from '../../arguments.js';
 import { configFor } from '../../context.js';
 import { action } from '../../errors.js';
 import { print } from '../../output.js';
@@ -10,15 +12,15 @@ import { print } from '../../output.js';
 interface ListOptions {
   json?: boolean;
   provider?: string;
-  kind?: TaskKind;
+  kind?: string;
 }
 
 /** Every task of the loaded catalog (built-in plus `catalog.files`), following the pages of the list. */
-function allTasks(catalog: ReturnType<typeof loadCatalog>, options: ListOptions): Task[] {
+function allTasks(catalog: ReturnType<typeof loadCatalog>, filters: TaskFilters): Task[] {
   const tasks: Task[] = [];
   let cursor: string | undefined;
   do {
-    const page = listTasks(catalog, { provider: options.provider, kind: options.kind }, cursor);
+    const page = listTasks(catalog, filters, cursor);
     tasks.push(...page.items);
     cursor = page.next_cursor ?? undefined;
   } while (cursor);
@@ -28,12 +30,13 @@ function allTasks(catalog: ReturnType<typeof loadCatalog>, options: ListOptions)
 export const list = new Command('list')
   .description('list the tasks of the catalog this configuration loads (built-in plus catalog.files)')
   .option('--provider <slug>', 'only tasks of this provider')
-  .addOption(new Option('--kind <kind>', 'only tasks of this kind').choices(['data', 'action', 'account', 'utility']))
+  .option('--kind <kind>', `only tasks of this kind: ${TASK_KINDS.join(', ')}`)
   .option('--json', 'print {version, tasks}')
   .action(
     action(async (options: ListOptions, command: Command) => {
+      const filters = checkInput(command, taskQuery, { provider: options.provider, kind: options.kind });
       const catalog = loadCatalog(configFor(command));
-      const tasks = allTasks(catalog, options);
+      const tasks = allTasks(catalog, filters);
       print(!!options.json, { version: catalog.version, tasks: tasks.map(presentTaskSummary) }, () =>
         tasks.map((task) => ({
           id: task.id,

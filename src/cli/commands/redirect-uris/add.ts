@@ -1,5 +1,7 @@
 import { Command } from 'commander';
+import { redirectAllowlist } from '../../../domain/contracts/redirect-uris.js';
 import { addRedirectUri } from '../../../domain/redirect-uris.js';
+import { checkInput } from '../../arguments.js';
 import { orgOption, withOrganization, type CommonOptions } from '../../context.js';
 import { action } from '../../errors.js';
 import { printAllowlist } from './show.js';
@@ -11,6 +13,7 @@ export const add = new Command('add')
   .option('--json', 'print {redirect_uris}')
   .action(
     action(async (uri: string, options: CommonOptions, command: Command) => {
+      checkInput(command, redirectAllowlist, { redirect_uris: [uri] }, { redirect_uris: 'uri' });
       printAllowlist(!!options.json, await withOrganization(command, options, (gateway, org) => addRedirectUri(gateway.db, org.id, uri)));
     }),
   );

@@ -1,5 +1,7 @@
 import { Command } from 'commander';
-import { removeRedirectUri, validateAllowlist } from '../../../domain/redirect-uris.js';
+import { redirectAllowlist } from '../../../domain/contracts/redirect-uris.js';
+import { removeRedirectUri } from '../../../domain/redirect-uris.js';
+import { checkInput } from '../../arguments.js';
 import { orgOption, withOrganization, type CommonOptions } from '../../context.js';
 import { action, notFoundAsFailure } from '../../errors.js';
 import { printAllowlist } from './show.js';
@@ -11,7 +13,7 @@ export const remove = new Command('remove')
   .option('--json', 'print {redirect_uris}')
   .action(
     action(async (uri: string, options: CommonOptions, command: Command) => {
-      validateAllowlist([uri], 'uri');
+      checkInput(command, redirectAllowlist, { redirect_uris: [uri] }, { redirect_uris: 'uri' });
       const allowlist = await withOrganization(command, options, (gateway, org) => removeRedirectUri(gateway.db, org.id, uri)).catch(notFoundAsFailure);
       printAllowlist(!!options.json, allowlist);
     }),

@@ -1,5 +1,7 @@
 import { Command } from 'commander';
+import { redirectAllowlist } from '../../../domain/contracts/redirect-uris.js';
 import { setRedirectAllowlist } from '../../../domain/redirect-uris.js';
+import { checkInput } from '../../arguments.js';
 import { orgOption, withOrganization, type CommonOptions } from '../../context.js';
 import { action } from '../../errors.js';
 import { printAllowlist } from './show.js';
@@ -11,6 +13,7 @@ export const set = new Command('set')
   .option('--json', 'print {redirect_uris}')
   .action(
     action(async (uris: string[], options: CommonOptions, command: Command) => {
-      printAllowlist(!!options.json, await withOrganization(command, options, (gateway, org) => setRedirectAllowlist(gateway.db, org.id, uris)));
+      const { redirect_uris } = checkInput(command, redirectAllowlist, { redirect_uris: uris }, { redirect_uris: 'uris...' });
+      printAllowlist(!!options.json, await withOrganization(command, options, (gateway, org) => setRedirectAllowlist(gateway.db, org.id, redirect_uris)));
     }),
   );

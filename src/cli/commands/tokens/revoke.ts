@@ -1,5 +1,7 @@
 import { Command } from 'commander';
+import { fields } from '../../../domain/contracts/fields.js';
 import { revokeUserToken } from '../../../domain/tokens.js';
+import { checkInput } from '../../arguments.js';
 import { orgOption, withOrganization, type CommonOptions } from '../../context.js';
 import { action } from '../../errors.js';
 import { print } from '../../output.js';
@@ -11,6 +13,7 @@ export const revoke = new Command('revoke')
   .option('--json', 'print {id, revoked}')
   .action(
     action(async (id: string, options: CommonOptions, command: Command) => {
+      checkInput(command, fields.idParams(), { id });
       await withOrganization(command, options, (gateway, org) => revokeUserToken(gateway.db, org.id, id));
       print(!!options.json, { id, revoked: true }, () => `revoked token ${id}`);
     }),

@@ -1,5 +1,7 @@
 import { Command } from 'commander';
+import { newWebhook } from '../../../domain/contracts/webhooks.js';
 import { createWebhook } from '../../../domain/webhooks/webhooks.js';
+import { checkInput } from '../../arguments.js';
 import { orgOption, withOrganization, type CommonOptions } from '../../context.js';
 import { action } from '../../errors.js';
 import { print } from '../../output.js';
@@ -11,7 +13,8 @@ export const register = new Command('register')
   .option('--json', 'print the WebhookCreated record {id, url, created_at, secret}')
   .action(
     action(async (url: string, options: CommonOptions, command: Command) => {
-      const webhook = await withOrganization(command, options, (gateway, org) => createWebhook(gateway, org.id, url));
+      const request = checkInput(command, newWebhook, { url });
+      const webhook = await withOrganization(command, options, (gateway, org) => createWebhook(gateway, org.id, request.url));
       print(!!options.json, webhook, () =>
         `registered webhook ${webhook.id} for ${webhook.url}; its signing secret is not shown again:\n${webhook.secret}`,
       );

@@ -4,7 +4,7 @@ import { createConnectionsPage } from '../../../domain/consent/connections-page.
 import type { Gateway } from '../../../domain/gateway.js';
 import { actingPrincipal } from '../../../domain/principals.js';
 import { callerOf } from '../../auth.js';
-import { fields } from '../../fields.js';
+import { fields } from '../../../domain/contracts/fields.js';
 import { operation } from '../../operation.js';
 import { answers, records } from '../../records.js';
 

@@ -4,7 +4,7 @@ import { listConnectSessions } from '../../../domain/consent/sessions.js';
 import type { Gateway } from '../../../domain/gateway.js';
 import { listPrincipal } from '../../../domain/principals.js';
 import { callerOf } from '../../auth.js';
-import { fields } from '../../fields.js';
+import { fields } from '../../../domain/contracts/fields.js';
 import { operation } from '../../operation.js';
 import { answers, records } from '../../records.js';
 

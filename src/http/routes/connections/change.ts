@@ -3,7 +3,7 @@ import Joi from 'joi';
 import { changeConnection, type ConnectionChange } from '../../../domain/connections/connections.js';
 import type { Gateway } from '../../../domain/gateway.js';
 import { callerOf } from '../../auth.js';
-import { fields } from '../../fields.js';
+import { fields } from '../../../domain/contracts/fields.js';
 import { operation } from '../../operation.js';
 import { answers, records } from '../../records.js';
 

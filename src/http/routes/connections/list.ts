@@ -3,7 +3,7 @@ import Joi from 'joi';
 import { listConnections } from '../../../domain/connections/connections.js';
 import type { Gateway } from '../../../domain/gateway.js';
 import { callerOf } from '../../auth.js';
-import { fields } from '../../fields.js';
+import { fields } from '../../../domain/contracts/fields.js';
 import { answers, records } from '../../records.js';
 
 export const listConnectionsRoute = (gateway: Gateway): ServerRoute => ({

@@ -2,7 +2,7 @@ import type { ServerRoute } from '@hapi/hapi';
 import { revokeConnection } from '../../../domain/connections/connections.js';
 import type { Gateway } from '../../../domain/gateway.js';
 import { callerOf } from '../../auth.js';
-import { fields } from '../../fields.js';
+import { fields } from '../../../domain/contracts/fields.js';
 import { operation } from '../../operation.js';
 import { answers, records } from '../../records.js';
 

@@ -3,7 +3,8 @@ import Joi from 'joi';
 import { discover as discoverTasks } from '../../../domain/discovery/discover.js';
 import type { Gateway } from '../../../domain/gateway.js';
 import { callerOf } from '../../auth.js';
-import { fields, headers } from '../../fields.js';
+import { fields } from '../../../domain/contracts/fields.js';
+import { headers } from '../../headers.js';
 import { answers, records } from '../../records.js';
 import { operation } from '../../operation.js';
 

@@ -9,7 +9,7 @@ import {
 } from '../../../domain/consent/connections-page.js';
 import type { Gateway } from '../../../domain/gateway.js';
 import { connectionsPage } from '../../../hosted/connections.js';
-import { fields } from '../../fields.js';
+import { fields } from '../../../domain/contracts/fields.js';
 import { answers, records } from '../../records.js';
 import { operation } from '../../operation.js';
 import { browserValue, PAGE_COOKIE, sentBrowserValue } from './cookies.js';

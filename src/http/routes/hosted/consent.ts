@@ -3,7 +3,7 @@ import Joi from 'joi';
 import { beginConsent, openConnectLink } from '../../../domain/consent/flow.js';
 import type { Gateway } from '../../../domain/gateway.js';
 import { consentPage } from '../../../hosted/consent.js';
-import { fields } from '../../fields.js';
+import { fields } from '../../../domain/contracts/fields.js';
 import { answers, records } from '../../records.js';
 import { operation } from '../../operation.js';
 import { browserValue, CONNECT_COOKIE } from './cookies.js';

@@ -2,7 +2,7 @@ import type { ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
 import { retryConsent } from '../../../domain/consent/flow.js';
 import type { Gateway } from '../../../domain/gateway.js';
-import { fields } from '../../fields.js';
+import { fields } from '../../../domain/contracts/fields.js';
 import { answers, records } from '../../records.js';
 import { operation } from '../../operation.js';
 import { CONNECT_COOKIE, sentBrowserValue } from './cookies.js';

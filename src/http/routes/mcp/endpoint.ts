@@ -4,7 +4,7 @@ import type { Catalog, Task } from '../../../domain/catalog/types.js';
 import { GatewayError, invalidInput } from '../../../domain/errors.js';
 import type { Gateway } from '../../../domain/gateway.js';
 import { callerOf } from '../../auth.js';
-import { fields } from '../../fields.js';
+import { fields } from '../../../domain/contracts/fields.js';
 import { answers, records } from '../../records.js';
 import { operation } from '../../operation.js';
 import { runHeaders } from '../tasks/run.js';

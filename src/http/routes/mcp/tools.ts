@@ -12,7 +12,7 @@ import { actingPrincipal } from '../../../domain/principals.js';
 import { consumeRunLimits } from '../../../domain/rate-limits.js';
 import { USD_DECIMAL } from '../../../domain/run/request.js';
 import { runTask } from '../../../domain/run/run.js';
-import { fields } from '../../fields.js';
+import { fields } from '../../../domain/contracts/fields.js';
 import { discoverFields } from '../discover/discover.js';
 import { runRequest } from '../tasks/run.js';
 

@@ -1,4 +1,4 @@
 import Joi from 'joi';
-import { fields } from '../../fields.js';
+import { fields } from '../../../domain/contracts/fields.js';
 
 export const slugParams = Joi.object<{ slug: string }>({ slug: fields.pathId().required() });

@@ -3,7 +3,7 @@ import Joi from 'joi';
 import type { Gateway } from '../../../domain/gateway.js';
 import { putOAuthApp, type NewOAuthApp } from '../../../domain/oauth-apps.js';
 import { callerOf } from '../../auth.js';
-import { fields } from '../../fields.js';
+import { fields } from '../../../domain/contracts/fields.js';
 import { slugParams } from './params.js';
 import { answers, records } from '../../records.js';
 import { operation } from '../../operation.js';

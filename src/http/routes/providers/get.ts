@@ -3,7 +3,7 @@ import Joi from 'joi';
 import { findProvider, taskCount } from '../../../domain/catalog/query.js';
 import { presentProvider } from '../../../domain/catalog/present.js';
 import type { Gateway } from '../../../domain/gateway.js';
-import { fields } from '../../fields.js';
+import { fields } from '../../../domain/contracts/fields.js';
 import { operation } from '../../operation.js';
 import { answers, records } from '../../records.js';
 

@@ -4,7 +4,8 @@ import { presentTask } from '../../../domain/catalog/present.js';
 import type { Gateway } from '../../../domain/gateway.js';
 import { actingPrincipal } from '../../../domain/principals.js';
 import { callerOf } from '../../auth.js';
-import { fields, headers } from '../../fields.js';
+import { fields } from '../../../domain/contracts/fields.js';
+import { headers } from '../../headers.js';
 import { operation } from '../../operation.js';
 import { answers, records } from '../../records.js';
 

@@ -1,11 +1,12 @@
 import type { ServerRoute } from '@hapi/hapi';
-import Joi from 'joi';
-import { listTasks, type TaskFilters } from '../../../domain/catalog/query.js';
+import { listTasks } from '../../../domain/catalog/query.js';
+import { taskQuery } from '../../../domain/contracts/tasks.js';
 import { presentTaskSummary } from '../../../domain/catalog/present.js';
 import type { Gateway } from '../../../domain/gateway.js';
 import { actingPrincipal } from '../../../domain/principals.js';
 import { callerOf } from '../../auth.js';
-import { fields, headers } from '../../fields.js';
+import { fields } from '../../../domain/contracts/fields.js';
+import { headers } from '../../headers.js';
 import { operation } from '../../operation.js';
 import { answers, records } from '../../records.js';
 
@@ -17,13 +18,7 @@ export const listTasksRoute = (gateway: Gateway): ServerRoute => operation({
     plugins: { gateway: { userTokens: true } },
     validate: {
       headers: headers({ 'svc-principal': fields.principal() }),
-      query: Joi.object<TaskFilters & { cursor?: string }>({
-        cursor: fields.cursor(),
-        provider: fields.text(100),
-        capability: fields.text(100),
-        kind: fields.oneOf('data', 'action', 'account', 'utility'),
-        q: fields.text(200),
-      }),
+      query: taskQuery,
     },
   },
   handler(request) {

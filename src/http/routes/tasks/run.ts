@@ -6,7 +6,8 @@ import { USD_DECIMAL, type RunRequest } from '../../../domain/run/request.js';
 import { runTask } from '../../../domain/run/run.js';
 import { callerOf } from '../../auth.js';
 import { namedRunPrincipal } from '../../rate-limits.js';
-import { fields, headers } from '../../fields.js';
+import { fields } from '../../../domain/contracts/fields.js';
+import { headers } from '../../headers.js';
 import { answers, records } from '../../records.js';
 import { operation } from '../../operation.js';
 

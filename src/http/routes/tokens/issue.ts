@@ -1,8 +1,7 @@
-import Joi from 'joi';
 import type { Gateway } from '../../../domain/gateway.js';
-import { issueUserToken, TOKEN_LIFETIME, type NewUserBoundToken } from '../../../domain/tokens.js';
+import { newUserBoundToken } from '../../../domain/contracts/tokens.js';
+import { issueUserToken } from '../../../domain/tokens.js';
 import { callerOf } from '../../auth.js';
-import { fields } from '../../fields.js';
 import { operation } from '../../operation.js';
 import { answers, records } from '../../records.js';
 
@@ -14,10 +13,7 @@ export const issueToken = (gateway: Gateway) =>
     response: answers({ 201: records.userBoundToken }),
     plugins: { rateLimit: { class: 'tokens' } },
     validate: {
-      payload: Joi.object<NewUserBoundToken>({
-        principal: fields.principal().required(),
-        expires_in: Joi.number().strict().integer().min(TOKEN_LIFETIME.min).max(TOKEN_LIFETIME.max),
-      }).required(),
+      payload: newUserBoundToken.required(),
     },
   },
   async handler(request, h) {

@@ -2,7 +2,7 @@ import type { ServerRoute } from '@hapi/hapi';
 import type { Gateway } from '../../../domain/gateway.js';
 import { revokeUserToken } from '../../../domain/tokens.js';
 import { callerOf } from '../../auth.js';
-import { fields } from '../../fields.js';
+import { fields } from '../../../domain/contracts/fields.js';
 import { operation } from '../../operation.js';
 import { answers, records } from '../../records.js';
 

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { PRINCIPAL_FORMAT, PRINCIPAL_PATTERN } from '../domain/principals.js';
+import { PRINCIPAL_FORMAT, PRINCIPAL_PATTERN } from '../principals.js';
 
 /** Bounded text forbids NUL characters and lone surrogates. */
 function wellFormed(value: string, helpers: Joi.CustomHelpers) {
@@ -13,7 +13,10 @@ const messages = {
   'string.surrogate': '{{#label}} must not contain a lone surrogate',
 };
 
-/** The one joi vocabulary for the API's limits; every route builds its schemas from these (and /v1/openapi.json shows them). */
+/**
+ * The one joi vocabulary for the API's limits: every operation's input schema is built from these, and both the HTTP
+ * routes and the CLI check their input with those schemas (/v1/openapi.json shows them).
+ */
 export const fields = {
   text: (max: number, min = 1) => Joi.string().min(min).max(max).custom(wellFormed).messages(messages),
   principal: () =>
@@ -31,8 +34,3 @@ export const fields = {
   /** `?cursor=` alone: a page of a list. */
   pageQuery: () => Joi.object<{ cursor?: string }>({ cursor: fields.cursor() }),
 };
-
-/** Request headers: the named ones are validated, all others pass through untouched. */
-export function headers(known: Record<string, Joi.Schema>) {
-  return Joi.object(known).unknown(true);
-}
