@@ -381,6 +381,28 @@ describe('discovery engine', () => {
       expect(first('add a new row to the airtable table')?.id).to.equal('airtable.records.create');
     });
 
+    it('serves a job naming a provider only by that provider\'s tasks ("reply to the hacker news comment")', () => {
+      expect(rank(builtin, 'reply to the hacker news comment 8863', 5).candidates).to.deep.equal([]);
+      expect(first('reply to the github comment on issue 7')?.id).to.equal('github.issues.comment');
+      // "news" is not a provider's name: NewsAPI's tasks are named by it too.
+      expect(builtin.providerNames.has('news')).to.equal(false);
+      // A slash after a provider's name is a path ("acme/api", when a provider is named acme), not "and".
+      expect(readJob(builtin, 'what issues are open in acme/api').terms.map((term) => term.word)).to.not.include('acme');
+    });
+
+    it('meets a verb naming one transformation only by a task performing it ("decrypt" is not hashing)', () => {
+      expect(rank(builtin, 'decrypt this sha256 hash', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'shorten this URL with bit.ly', 5).candidates).to.deep.equal([]);
+      expect(first('compute an md5 checksum of hello')?.id).to.equal('builtin.text.hash');
+    });
+
+    it('reads a verb opening a command that means another verb as the deed only ("raise seed capital")', () => {
+      expect(readJob(builtin, 'raise seed capital for my startup').terms.find((term) => term.word === 'raise' && term.role !== 'action')?.role).to.equal('neutral');
+      expect(rank(builtin, 'raise seed capital for my startup', 5).candidates).to.deep.equal([]);
+      expect(first('raise a bug in github about the crash')?.id).to.equal('github.issues.create');
+      expect(first('email my boss the report')?.capability).to.equal('email.send');
+    });
+
     it('lets a task performing a result verb by name take the words after it as input ("slugify My First Blog Post")', () => {
       expect(first('slugify My First Blog Post!')?.id).to.equal('builtin.text.slugify');
       expect(readJob(builtin, 'pull out the price from this json').terms[0]).to.include({ word: 'pull out', role: 'action' });

@@ -1,6 +1,6 @@
 import type { Catalog, Task } from '../catalog/types.js';
 import { GIVES_AMOUNT, GIVES_DATE, GIVES_TIME, GIVES_TOPIC, readJob, type JobContext } from './job.js';
-import { ACTION_VERBS, RESULT_VERBS } from './lexicon.js';
+import { ACTION_VERBS, OPEN_RESULT_VERBS, RESULT_VERBS } from './lexicon.js';
 import { stem, words } from './text.js';
 import { buildVocabulary, textTerms, type Vocabulary } from './vocabulary.js';
 
@@ -35,6 +35,7 @@ const AMOUNT_WANTING = 0.9;
 
 const actionVerbs = new Set(ACTION_VERBS);
 const resultVerbs = new Set(RESULT_VERBS);
+const openResultVerbs = new Set(OPEN_RESULT_VERBS);
 
 interface Postings {
   docs: Uint32Array;
@@ -58,6 +59,8 @@ export interface DiscoveryIndex extends JobContext {
   needsId: Uint8Array;
   /** The arguments a task requires that a job may give (GIVES_DATE, GIVES_TIME, GIVES_TOPIC bits), see `takesArguments`. */
   takes: Uint8Array;
+  /** Each task's provider, as a number shared by the tasks of one provider. */
+  providerOf: Uint16Array;
   /** Each term a task performs (see `performedVerbs`) to the tasks performing it. */
   performers: Map<string, Uint32Array>;
   /**
@@ -105,6 +108,24 @@ function performedVerbs(task: Task, writes: boolean): Set<string> {
     ...(writes ? task.keywords.flatMap(words) : []),
   ];
   return new Set(named.filter((word) => word !== undefined).map(stem));
+}
+
+/**
+ * Terms that name providers: the words of a provider's slug and the phrases of its name ("github",
+ * "hacker news"), when every task named by the term belongs to a provider it names. "news" is not one:
+ * NewsAPI's tasks are named by it too.
+ */
+function providerNames(catalog: Catalog, vocabulary: Vocabulary, tasks: Task[], providerOf: Uint16Array, namings: Set<string>[], providers: string[]): Map<string, number[]> {
+  const naming = new Map<string, number[]>();
+  providers.forEach((slug, number) => {
+    const name = catalog.providers.get(slug)?.name ?? slug;
+    const terms = [...textTerms(vocabulary, slug.replace(/[.-]/g, ' ')), ...textTerms(vocabulary, name).filter((term) => term.includes(' '))];
+    for (const term of new Set(terms)) naming.set(term, [...(naming.get(term) ?? []), number]);
+  });
+  for (const [term, named] of naming) {
+    if (tasks.some((_, doc) => namings[doc].has(term) && !named.includes(providerOf[doc]))) naming.delete(term);
+  }
+  return naming;
 }
 
 /** Each one-letter deletion of a word. */
@@ -168,6 +189,8 @@ export function buildIndex(catalog: Catalog): DiscoveryIndex {
   });
   const postings = new Map<string, Postings>();
   for (const [term, entry] of building) postings.set(term, { docs: Uint32Array.from(entry.docs), weights: Float64Array.from(entry.weights), named: Uint8Array.from(entry.named) });
+  const providers = [...new Set(tasks.map((task) => task.provider))];
+  const providerOf = Uint16Array.from(tasks, (task) => providers.indexOf(task.provider));
   const writes = Uint8Array.from(tasks, (task) => (changesSomething(task) ? 1 : 0));
   const needsId = Uint8Array.from(tasks, (task) => (((task.input as { required?: string[] }).required ?? []).some((field) => field === 'id' || field.endsWith('_id')) ? 1 : 0));
   const takes = Uint8Array.from(tasks, takesArguments);
@@ -208,6 +231,8 @@ export function buildIndex(catalog: Catalog): DiscoveryIndex {
     reads: writes.map((write) => 1 - write),
     needsId,
     takes,
+    providerOf,
+    providerNames: providerNames(catalog, vocabulary, tasks, providerOf, namings, providers),
     performers: new Map([...performing].map(([verb, docs]) => [verb, Uint32Array.from(docs)])),
     scratch: {
       scores: new Float64Array(tasks.length),
@@ -296,18 +321,22 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
   const termDocs: number[] = [];
   let actionMask = 0;
   let resultMask = 0;
+  let openResultMask = 0;
   let objectMask = 0;
   let thingMask = 0;
   // A job whose every action asks for a worked-out result ("define ubiquitous", "slugify ...") names its input
   // after the verb: words no task knows there are the input, not something a task must cover.
   const actions = terms.filter((term) => term.role === 'action');
   const transformsOnly = actions.length > 0 && actions.every((term) => resultVerbs.has(term.word));
+  // A job naming a provider ("reply to the hacker news comment", "a new GitHub repository") is that provider's.
+  const namedProviders = terms.filter((term) => !term.topic).flatMap((term) => term.alternatives.flatMap(({ term: key }) => index.providerNames.get(key) ?? []));
   try {
     terms.forEach((term, position) => {
       const bit = 1 << position;
       if (term.role === 'action') {
         actionMask |= bit;
         if (resultVerbs.has(term.word)) resultMask |= bit;
+        if (openResultVerbs.has(term.word)) openResultMask |= bit;
         const perform = (verb: string, writersOnly: boolean) => {
           for (const doc of index.performers.get(verb) ?? []) {
             if (writersOnly && !index.writes[doc]) continue;
@@ -348,7 +377,7 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
       if (wantsQuery && index.takes[doc] & GIVES_TOPIC) scores[doc] *= QUERY_WANTING;
       if (!(gives & GIVES_AMOUNT) && index.takes[doc] & GIVES_AMOUNT) scores[doc] *= AMOUNT_WANTING;
     }
-    const performs = (doc: number) => performed[doc] | (index.writes[doc] ? 0 : resultMask);
+    const performs = (doc: number) => performed[doc] | (index.writes[doc] ? 0 : openResultMask);
     // An action word a task has in its text but does not perform ("merge" for listing pull requests) is missed.
     const met = (doc: number) => masks[doc] & ~(actionMask & ~performs(doc));
     const describe = (doc: number): Ranked => {
@@ -362,7 +391,8 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
       !(question && index.writes[doc]) &&
       (actionMask === 0 || (performs(doc) & actionMask) !== 0) &&
       (objectMask === 0 || (namedMasks[doc] & objectMask) !== 0 || (transformsOnly && (performed[doc] & resultMask) !== 0)) &&
-      (thingMask === 0 || (namedMasks[doc] & thingMask) !== 0);
+      (thingMask === 0 || (namedMasks[doc] & thingMask) !== 0) &&
+      (namedProviders.length === 0 || namedProviders.includes(index.providerOf[doc]));
     const namesSomething = (actionMask !== 0 || objectMask !== 0) && !(sought && sought.alternatives.length === 0) && !elsewhere;
     const commandOrder = rankOrder(index, scores, !question && actionMask !== 0 ? index.writes : asksToSee ? index.reads : undefined);
     const candidates = namesSomething ? best(touched.filter(qualifies), limit, commandOrder) : [];

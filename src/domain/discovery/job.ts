@@ -1,5 +1,5 @@
 import {
-  ACTION_VERBS, ASKERS, CREATING_VERBS, DETERMINERS, GIVING_VERBS, HOW_TO_FOLLOWERS, IMPLIED_VERBS, MAKING_VERBS, MODIFIERS, NEUTRAL_VERBS, PARTICLE_VERBS, POLITE_OPENERS, PREPOSITIONS, SEARCH_VERBS, SEEING_VERBS,
+  ACTION_VERBS, ASKERS, CREATING_VERBS, DETERMINERS, GIVING_VERBS, HOW_TO_FOLLOWERS, IMPLIED_VERBS, MAKING_VERBS, MODIFIERS, NEUTRAL_VERBS, NOUN_OPENERS, PARTICLE_VERBS, POLITE_OPENERS, PREPOSITIONS, SEARCH_VERBS, SEEING_VERBS,
   QUESTION_AUXILIARIES, QUESTION_WORDS, TOPIC_MARKERS,
 } from './lexicon.js';
 import { jobWords, quotes, stem, type JobWord } from './text.js';
@@ -65,6 +65,8 @@ export interface JobContext {
   has(term: string): boolean;
   /** Terms of task ids, titles, keywords, capabilities and provider names: words that name tasks. */
   names: Set<string>;
+  /** Terms that name providers ("github", "hacker news") to the providers' numbers. */
+  providerNames: Map<string, number[]>;
   /** Terms of the index one typing slip away from `term` ("forcast" for "forecast"). */
   similar(term: string): string[];
 }
@@ -135,6 +137,7 @@ const askers = new Set(ASKERS);
 const givingVerbs = new Set(GIVING_VERBS);
 const makingVerbs = new Set(MAKING_VERBS);
 const creatingVerbs = new Set(CREATING_VERBS);
+const nounOpeners = new Set(NOUN_OPENERS);
 const seeingVerbs = new Set(SEEING_VERBS);
 const searchVerbs = new Set(SEARCH_VERBS);
 /** Words that follow a verb into its object ("adopt a", "unclog the", "sell my"). */
@@ -216,11 +219,12 @@ function particleAfter(all: JobWord[], position: number, question: boolean): str
  */
 export function readJob(context: JobContext, text: string): Job {
   const all = jobWords(text);
-  // "lat/lon", "eur/usd": a slash between words the catalog knows means "and", not a path such as rails/rails.
+  // "lat/lon", "eur/usd": a slash between words the catalog knows means "and", not a path such as rails/rails,
+  // nor acme/api when a provider is named acme.
   for (const word of all) {
     if (word.slashed === undefined) continue;
     const pair = all.filter((other) => other.slashed === word.slashed);
-    if (pair.every((other) => alternativesOf(context, other.stem).length > 0)) for (const other of pair) other.literal = false;
+    if (pair.every((other) => alternativesOf(context, other.stem).length > 0 && !context.providerNames.has(other.stem))) for (const other of pair) other.literal = false;
   }
   const stems = all.map((word) => word.stem);
   const question = isQuestion(all);
@@ -303,7 +307,8 @@ export function readJob(context: JobContext, text: string): Job {
       continue;
     }
     if (alternatives.length === 0 && current.stem.length >= FUZZY_MIN_LENGTH) alternatives = context.similar(current.stem).map((term) => ({ term, weight: FUZZY_WEIGHT }));
-    let role = roleOf(current.word, all[position - 1], all[position + 1], question);
+    // A verb opening a command that means another verb ("raise a ticket", "ping the team") says only the deed.
+    let role = current === opener && !nounOpeners.has(current.word) ? 'neutral' : roleOf(current.word, all[position - 1], all[position + 1], question);
     if (opening && !question && role === 'object' && alternatives.length === 0 && leadsObject.has(all[position + 1]?.word ?? '')) role = 'action';
     place(current.stem, { word: current.word, role, alternatives }, position);
   }

@@ -82,7 +82,7 @@ export const ACTION_VERBS = [
   'apply', 'enroll', 'enrol', 'donate', 'bet', 'vote', 'deliver', 'ship', 'collect',
   'fly', 'travel', 'ride', 'hail', 'meditate', 'teach', 'sing', 'dance',
   'log', 'shop', 'dye', 'shave', 'rebook', 'reschedule', 'checkout',
-  'refill', 'dial', 'stream', 'scan', 'fax', 'sew', 'knit', 'identify', 'recognize', 'recognise', 'diagnose',
+  'refill', 'dial', 'stream', 'scan', 'fax', 'sew', 'knit', 'identify', 'recognize', 'recognise', 'diagnose', 'reverse',
 ];
 
 /**
@@ -177,6 +177,12 @@ export const IMPLIED_VERBS: Record<string, string> = {
 };
 
 /**
+ * Openers of IMPLIED_VERBS that name a thing too ("email my boss", "text Sam", "file a bug"): the word also
+ * says what the job is about. The others (tell, ping, shoot, raise, jot...) only say the deed.
+ */
+export const NOUN_OPENERS = ['email', 'mail', 'message', 'text', 'dm', 'tweet', 'file'];
+
+/**
  * Action verbs asking for a result worked out from the job's input ("calculate", "convert", "graph"):
  * any task that changes nothing may give it, whether or not it names the verb ("compute an md5 checksum"
  * is answered by "Hash text", "graph the pound" by exchange rates over a date range). The other action
@@ -188,6 +194,13 @@ export const RESULT_VERBS = [
   'encrypt', 'decrypt', 'hash', 'shorten', 'slugify', 'capitalize', 'uppercase', 'lowercase', 'trim',
   'escape', 'unescape', 'minify', 'prettify', 'beautify', 'extract', 'pull out', 'define', 'round', 'split', 'shuffle', 'roll', 'flip',
 ];
+
+/**
+ * Result verbs that say what is wanted, not how ("compute an md5 checksum", "graph the pound"): any task that
+ * changes nothing may answer them. The others name one transformation ("decrypt", "slugify", "encode") and
+ * are met only by a task performing it: hashing text does not decrypt a hash.
+ */
+export const OPEN_RESULT_VERBS = ['compute', 'calculate', 'generate', 'produce', 'determine', 'estimate', 'derive', 'chart', 'plot', 'graph', 'measure', 'convert', 'exchange'];
 
 /**
  * Words that qualify the job (when, which one) rather than name what it is about. They count for
