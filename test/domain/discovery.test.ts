@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { buildIndex, indexFor, MIN_SCORE, NEAR_MISSES, rank } from '../../src/domain/discovery/engine.js';
-import { FUZZY_WEIGHT, GIVES_AMOUNT, readJob, SYNONYM_WEIGHT } from '../../src/domain/discovery/job.js';
+import { FUZZY_WEIGHT, GIVES_AMOUNT, GIVES_PATH, readJob, SYNONYM_WEIGHT } from '../../src/domain/discovery/job.js';
 import { jobWords, quotes, stem } from '../../src/domain/discovery/text.js';
 import type { Task } from '../../src/domain/catalog/types.js';
 import { buildCatalog, builtinCatalogFiles } from '../../src/domain/catalog/load.js';
@@ -325,6 +325,16 @@ describe('discovery engine', () => {
       expect(first('convert 100 usd to eur')?.id).to.equal('frankfurter.currency.convert');
       expect(jobWords('between Oct 1 and Oct 31').filter((word) => word.given).map((word) => word.word)).to.deep.equal(['oct', '1', 'oct', '31']);
       expect(readJob(builtin, 'usd against the euro between Oct 1 and Oct 31 2023').gives & GIVES_AMOUNT).to.equal(0);
+    });
+
+    it('prefers the sibling requiring a repository for a job giving a path, and base64 input for base64 data', () => {
+      expect(readJob(builtin, 'show the github repo stats for rails/rails').gives & GIVES_PATH).to.equal(GIVES_PATH);
+      expect(readJob(builtin, 'lat/lon of Springfield').gives & GIVES_PATH).to.equal(0);
+      expect(first('show the github repo stats for rails/rails')?.id).to.equal('github.repo.get');
+      expect(jobWords('aGVsbG8= hello')[0].encoded).to.equal(true);
+      expect(jobWords('aGVsbG8= hello')[1].encoded).to.equal(undefined);
+      expect(first('what does this base64 say: SGVsbG8gV29ybGQ=')?.id).to.equal('builtin.base64.decode');
+      expect(first('base64 this: hello world')?.id).to.equal('builtin.base64.encode');
     });
 
     it('ranks a task reading one record by id after its siblings unless the job names one', () => {

@@ -1,5 +1,5 @@
 import type { Catalog, Task } from '../catalog/types.js';
-import { GIVES_AMOUNT, GIVES_DATE, GIVES_TIME, GIVES_TOPIC, readJob, type JobContext } from './job.js';
+import { GIVES_AMOUNT, GIVES_DATE, GIVES_ENCODED, GIVES_PATH, GIVES_TIME, GIVES_TOPIC, readJob, type JobContext } from './job.js';
 import { ACTION_VERBS, OPEN_RESULT_VERBS, RESULT_VERBS } from './lexicon.js';
 import { stem, words } from './text.js';
 import { buildVocabulary, textTerms, type Vocabulary } from './vocabulary.js';
@@ -84,6 +84,8 @@ function takesArguments(task: Task): number {
     if (format === 'date-time' || /^(instant|time|timestamp)$/.test(field)) bits |= GIVES_TIME;
     if (/^(query|q|search|topic|keywords)$/.test(field)) bits |= GIVES_TOPIC;
     if (/^(amount|value|quantity)$/.test(field)) bits |= GIVES_AMOUNT;
+    if (/^(owner|repo|repository)$/.test(field)) bits |= GIVES_PATH;
+    if (field === 'base64') bits |= GIVES_ENCODED;
   }
   return bits;
 }

@@ -75,6 +75,8 @@ export const GIVES_DATE = 1;
 export const GIVES_TIME = 2;
 export const GIVES_TOPIC = 4;
 export const GIVES_AMOUNT = 8;
+export const GIVES_PATH = 16;
+export const GIVES_ENCODED = 32;
 
 /** Whether the noun phrase ending at `position` hangs off a preposition ("a ticket in our github repo"), so is not what the job asks for. */
 function inPrepositionalPhrase(all: JobWord[], position: number): boolean {
@@ -315,7 +317,10 @@ export function readJob(context: JobContext, text: string): Job {
   const given = all.reduce((bits, word) => bits | (word.given === 'date' ? GIVES_DATE : word.given === 'time' ? GIVES_TIME : 0), 0);
   // A number that is not a date, a clock time or a count ("72 F", "$20", "1.2M") is an amount to work on.
   const amount = all.some((word, at) => !word.given && !word.address && !counts(all, at) && /^\p{N}/u.test(word.word));
-  const gives = given | (searchesTopic ? GIVES_TOPIC : 0) | (amount ? GIVES_AMOUNT : 0);
+  // A path left a literal ("rails/rails", not "lat/lon") names a place such as a repository.
+  const path = all.some((word) => word.path && word.literal);
+  const encoded = all.some((word) => word.encoded);
+  const gives = given | (searchesTopic ? GIVES_TOPIC : 0) | (amount ? GIVES_AMOUNT : 0) | (path ? GIVES_PATH : 0) | (encoded ? GIVES_ENCODED : 0);
   // A chunk with digits some task knows ("md5", "base64") names a thing, not a record; an address or a #channel
   // names someone or somewhere.
   const identifies = all.some((word, at) => !word.given && !word.address && !counts(all, at) && (word.literal || (word.nameLike && /\p{N}/u.test(word.word) && !context.has(word.stem)))) || quotes(text);

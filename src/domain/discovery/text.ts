@@ -45,6 +45,10 @@ export interface JobWord {
    * chunk's position, so reading the job can tell a pair of known words from a path.
    */
   slashed?: number;
+  /** Looks like base64 data ("aGVsbG8=", "SGVsbG8gV29ybGQ="): mixed case and digits, or padded with "=". */
+  encoded?: boolean;
+  /** Part of a path ("rails/rails", "acme/api"), not a URL: it names a place, such as a repository. */
+  path?: boolean;
   /** Part of an e-mail address or a #channel: it names someone or somewhere, not one record. */
   address?: boolean;
   /** The last word of a chunk written as a possessive ("Tom's", "Jane’s"). */
@@ -64,6 +68,8 @@ const DATE = /^(19|20)\d\d-\d\d-\d\d$/;
 const LITERAL_CHUNK = /@|^#|:\/\/|[\p{L}\p{N}]\/[\p{L}\p{N}]|^[^\p{L}]*$/u;
 const SLASHED_WORDS = /^[^\p{L}\p{N}]*\p{L}+(\/\p{L}+)+[^\p{L}\p{N}]*$/u;
 const ADDRESS = /^[^\p{L}\p{N}]*#\p{L}|[\p{L}\p{N}]@[\p{L}\p{N}]/u;
+const PATH = /^[^:]*[\p{L}\p{N}]\/[\p{L}\p{N}]/u;
+const ENCODED = /^(?=[A-Za-z0-9+/]*[a-z])(?=[A-Za-z0-9+/]*[A-Z])(?=[A-Za-z0-9+/]*[0-9])[A-Za-z0-9+/]{8,}={0,2}$|^[A-Za-z0-9+/]{4,}={1,2}$/;
 const POSSESSIVE = /\p{L}['’]s[^\p{L}\p{N}]*$/u;
 const SENTENCE_END = /[.!?:;]$/;
 /** Words naming a day of the calendar: a month (not "may", a verb, unless a day number is beside it) or a feast day. */
@@ -96,7 +102,7 @@ export function jobWords(job: string): JobWord[] {
       continue;
     }
     const inChunk = words(chunk);
-    const address = ADDRESS.test(chunk) ? { address: true } : {};
+    const address = ADDRESS.test(chunk) ? { address: true } : PATH.test(chunk) ? { path: true } : ENCODED.test(chunk) ? { encoded: true } : {};
     for (const word of inChunk) {
       if (YEAR.test(word)) result.push({ word, stem: 'year', literal: false, nameLike: false, given: 'date' });
       else result.push({ word, stem: stem(word), literal: literalChunk || /^\p{N}+$/u.test(word), nameLike, ...slashed, ...address });
