@@ -365,6 +365,9 @@ describe('discovery engine', () => {
       expect(readJob(builtin, 'is it raining in Paris').elsewhere).to.equal(false);
       expect(readJob(builtin, "what's the id of my 'Work' calendar").elsewhere).to.equal(false);
       expect(jobWords("Tom's wall").map((word) => word.possessive)).to.deep.equal([true, undefined]);
+      // So is a thing no task knows owning what is asked for: "my laptop's time zone" is not a time to convert.
+      expect(rank(builtin, "change my laptop's time zone to CET", 5).candidates).to.deep.equal([]);
+      expect(first("what's the time in Sam's time zone")?.capability).to.match(/^time\./);
     });
 
     it('reads text in single quotes as quoted, but not an apostrophe', () => {

@@ -308,6 +308,8 @@ export function readJob(context: JobContext, text: string): Job {
       elsewhere ||= namesOtherService(all, position);
       continue;
     }
+    // "my laptop's time zone": the thing asked about belongs to something no task knows.
+    if (alternatives.length === 0 && current.possessive && OWNERS.has(all[position - 1]?.word ?? '')) elsewhere = true;
     if (alternatives.length === 0 && current.stem.length >= FUZZY_MIN_LENGTH) alternatives = context.similar(current.stem).map((term) => ({ term, weight: FUZZY_WEIGHT }));
     // A verb opening a command that means another verb ("raise a ticket", "ping the team") says only the deed.
     let role = current === opener && !nounOpeners.has(current.word) ? 'neutral' : roleOf(current.word, all[position - 1], all[position + 1], question);
