@@ -38,5 +38,5 @@ export async function withOrganization<T>(
   options: CommonOptions,
   work: (gateway: Gateway, org: Organization) => Promise<T>,
 ): Promise<T> {
-  return withGateway(command, async (gateway) => work(gateway, presentOrganization(await resolveOrganization(gateway.db, options.org))));
+  return withGateway(command, async (gateway) => work(gateway, presentOrganization(await resolveOrganization(gateway, options.org))));
 }

@@ -1,9 +1,9 @@
 import { insertApiKey, listApiKeyRows, revokeApiKeyRow } from '../db/repos/api-keys.js';
-import type { Database } from '../db/database.js';
 import type { Role } from '../db/repos/api-keys.js';
 
 export type { Role };
 import { invalidInput } from './errors.js';
+import type { Gateway } from './gateway.js';
 import { newId } from './ids.js';
 import { hashSecret, newSecret } from './secrets.js';
 import { isoTime, isoTimeOrNull } from './time.js';
@@ -26,17 +26,17 @@ export interface ApiKeySummary {
   revoked_at: string | null;
 }
 
-export async function createApiKey(db: Database, organizationId: string, role: Role, name?: string): Promise<CreatedApiKey> {
+export async function createApiKey(gateway: Pick<Gateway, 'db'>, organizationId: string, role: Role, name?: string): Promise<CreatedApiKey> {
   if (!roles.includes(role)) throw invalidInput(`role must be one of ${roles.join(', ')}`);
   const now = Date.now();
   const key = newSecret(API_KEY_PREFIX);
   const id = newId('key', now);
-  await insertApiKey(db, { id, organization_id: organizationId, name: name ?? null, role, key_hash: hashSecret(key), created_at: now });
+  await insertApiKey(gateway.db, { id, organization_id: organizationId, name: name ?? null, role, key_hash: hashSecret(key), created_at: now });
   return { id, key, role, name: name ?? null };
 }
 
-export async function listApiKeys(db: Database, organizationId: string): Promise<ApiKeySummary[]> {
-  return (await listApiKeyRows(db, organizationId)).map((row) => ({
+export async function listApiKeys(gateway: Pick<Gateway, 'db'>, organizationId: string): Promise<ApiKeySummary[]> {
+  return (await listApiKeyRows(gateway.db, organizationId)).map((row) => ({
     id: row.id,
     name: row.name,
     role: row.role,
@@ -45,8 +45,8 @@ export async function listApiKeys(db: Database, organizationId: string): Promise
   }));
 }
 
-export async function revokeApiKey(db: Database, organizationId: string, id: string): Promise<void> {
-  if (!(await revokeApiKeyRow(db, organizationId, id, Date.now()))) {
+export async function revokeApiKey(gateway: Pick<Gateway, 'db'>, organizationId: string, id: string): Promise<void> {
+  if (!(await revokeApiKeyRow(gateway.db, organizationId, id, Date.now()))) {
     throw invalidInput(`no active key with id ${id} in this organization`);
   }
 }

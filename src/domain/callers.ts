@@ -1,9 +1,9 @@
 import { findActiveKeyByHash } from '../db/repos/api-keys.js';
 import { findLiveTokenByHash } from '../db/repos/user-tokens.js';
-import type { Database } from '../db/database.js';
 import type { Role } from '../db/repos/api-keys.js';
 import { API_KEY_PREFIX } from './api-keys.js';
 import { GatewayError } from './errors.js';
+import type { Gateway } from './gateway.js';
 import { hashSecret, safeEqual } from './secrets.js';
 import { isoTime } from './time.js';
 
@@ -38,10 +38,10 @@ function checkOrganization(organization: { status: string; trusted_origins: stri
 }
 
 /** Resolves a bearer secret to its caller, or throws invalid_token / no_active_organization / untrusted_origin. */
-export async function authenticate(db: Database, bearer: string, origin: string | undefined, now = Date.now()): Promise<Caller> {
+export async function authenticate(gateway: Pick<Gateway, 'db'>, bearer: string, origin: string | undefined, now = Date.now()): Promise<Caller> {
   const hash = hashSecret(bearer);
   if (bearer.startsWith(API_KEY_PREFIX)) {
-    const key = await findActiveKeyByHash(db, hash);
+    const key = await findActiveKeyByHash(gateway.db, hash);
     if (key && safeEqual(key.key_hash, hash)) {
       checkOrganization(key.organization, origin);
       return {
@@ -54,7 +54,7 @@ export async function authenticate(db: Database, bearer: string, origin: string 
       };
     }
   } else if (bearer.startsWith(USER_TOKEN_PREFIX)) {
-    const token = await findLiveTokenByHash(db, hash, now);
+    const token = await findLiveTokenByHash(gateway.db, hash, now);
     if (token && safeEqual(token.token_hash, hash)) {
       checkOrganization(token.organization, origin);
       return {

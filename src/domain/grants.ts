@@ -1,5 +1,5 @@
 import { pageGrants, type GrantRow } from '../db/repos/grants.js';
-import type { Database } from '../db/database.js';
+import type { Gateway } from './gateway.js';
 import { pageQuery, toPage } from './paging.js';
 import { isoTime } from './time.js';
 
@@ -36,11 +36,11 @@ function presentGrant(row: GrantRow): Grant {
 
 /** GET /v1/grants: every consent of the organization, newest first, optionally one principal's or one state's. */
 export async function listGrants(
-  db: Database,
+  gateway: Pick<Gateway, 'db'>,
   organizationId: string,
   filters: { principal?: string; state?: GrantState; cursor?: string },
 ): Promise<GrantList> {
-  const rows = await pageGrants(db, organizationId, { principal: filters.principal, state: filters.state }, pageQuery(filters.cursor));
+  const rows = await pageGrants(gateway.db, organizationId, { principal: filters.principal, state: filters.state }, pageQuery(filters.cursor));
   const page = toPage(rows, (row) => row.id);
   return { grants: page.items.map(presentGrant), next_cursor: page.next_cursor };
 }

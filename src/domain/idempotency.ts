@@ -31,7 +31,7 @@ function replay(stored: StoredAnswer): unknown {
  * answers (crashes) release the key so a retry can run.
  */
 export async function idempotent<T>(
-  gateway: Gateway,
+  gateway: Pick<Gateway, 'db' | 'keyring'>,
   organizationId: string,
   key: string,
   requestFingerprint: string,
@@ -71,6 +71,6 @@ export async function idempotent<T>(
  * Stored answers are encrypted: a provider's output may echo the credential it was sent, and a
  * connection_invalid answer carries a live reconnect link.
  */
-function seal(gateway: Gateway, answer: StoredAnswer): string {
+function seal(gateway: Pick<Gateway, 'keyring'>, answer: StoredAnswer): string {
   return gateway.keyring.encrypt(JSON.stringify(answer));
 }

@@ -43,13 +43,13 @@ export function oauthLimits(config: Config): UpstreamLimits {
   return { timeoutMs: config.upstream.timeout_ms, maxResponseBytes: config.upstream.max_response_bytes };
 }
 
-function providerOf(gateway: Gateway, slug: string): Provider {
+function providerOf(gateway: Pick<Gateway, 'catalog'>, slug: string): Provider {
   const provider = gateway.catalog.providers.get(slug);
   if (!provider) throw new GatewayError('provider_not_found', `no provider "${slug}" in the catalog`);
   return provider;
 }
 
-function present(gateway: Gateway, row: OAuthAppRow): OAuthApp {
+function present(gateway: Pick<Gateway, 'config'>, row: OAuthAppRow): OAuthApp {
   return {
     provider: row.provider,
     client_id: row.client_id,
@@ -62,19 +62,25 @@ function present(gateway: Gateway, row: OAuthAppRow): OAuthApp {
 
 const noApp = (slug: string) => new GatewayError('oauth_app_not_found', `this organization has no OAuth app for ${slug}`);
 
-async function existingApp(gateway: Gateway, organizationId: string, slug: string): Promise<OAuthAppRow> {
+async function existingApp(gateway: Pick<Gateway, 'db' | 'catalog'>, organizationId: string, slug: string): Promise<OAuthAppRow> {
   providerOf(gateway, slug);
   const row = await findOAuthAppRow(gateway.db, organizationId, slug);
   if (!row) throw noApp(slug);
   return row;
 }
 
-export async function getOAuthApp(gateway: Gateway, organizationId: string, slug: string): Promise<OAuthApp> {
+export async function getOAuthApp(gateway: Pick<Gateway, 'config' | 'db' | 'catalog'>, organizationId: string, slug: string): Promise<OAuthApp> {
   return present(gateway, await existingApp(gateway, organizationId, slug));
 }
 
 /** Sets (or replaces) the organization's own app; the client secret is stored encrypted with the keyring. */
-export async function putOAuthApp(gateway: Gateway, organizationId: string, slug: string, app: NewOAuthApp, now = Date.now()): Promise<OAuthApp> {
+export async function putOAuthApp(
+  gateway: Pick<Gateway, 'config' | 'db' | 'keyring' | 'catalog'>,
+  organizationId: string,
+  slug: string,
+  app: NewOAuthApp,
+  now = Date.now(),
+): Promise<OAuthApp> {
   const provider = providerOf(gateway, slug);
   if (provider.auth.type !== 'oauth2') {
     throw invalidInput(`${slug} does not use OAuth2 (its auth is ${provider.auth.type}); it takes no OAuth app`);
@@ -91,7 +97,7 @@ export async function putOAuthApp(gateway: Gateway, organizationId: string, slug
   return present(gateway, row);
 }
 
-export async function deleteOAuthApp(gateway: Gateway, organizationId: string, slug: string): Promise<void> {
+export async function deleteOAuthApp(gateway: Pick<Gateway, 'db' | 'catalog'>, organizationId: string, slug: string): Promise<void> {
   providerOf(gateway, slug);
   if (!(await deleteOAuthAppRow(gateway.db, organizationId, slug))) throw noApp(slug);
 }
@@ -109,7 +115,11 @@ function managedClient(provider: Provider): ResolvedOAuthClient | null {
  * The OAuth client for a provider: the organization's own app, else the operator's managed app, else
  * 409 oauth_app_required. Scopes are the organization app's (empty: the provider's defaults apply).
  */
-export async function resolveOAuthClient(gateway: Gateway, organizationId: string, providerSlug: string): Promise<ResolvedOAuthClient> {
+export async function resolveOAuthClient(
+  gateway: Pick<Gateway, 'db' | 'keyring' | 'catalog'>,
+  organizationId: string,
+  providerSlug: string,
+): Promise<ResolvedOAuthClient> {
   const provider = providerOf(gateway, providerSlug);
   const own = await findOAuthAppRow(gateway.db, organizationId, providerSlug);
   if (own) {

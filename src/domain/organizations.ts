@@ -5,9 +5,9 @@ import {
   listOrganizationRows,
   updateOrganization,
 } from '../db/repos/organizations.js';
-import type { Database } from '../db/database.js';
 import type { OrganizationRow } from '../db/repos/organizations.js';
 import { GatewayError, invalidInput } from './errors.js';
+import type { Gateway } from './gateway.js';
 import { newId } from './ids.js';
 import { isoTime } from './time.js';
 
@@ -31,9 +31,9 @@ export function presentOrganization(row: OrganizationRow): Organization {
   };
 }
 
-export async function createOrganization(db: Database, name: string): Promise<Organization> {
+export async function createOrganization(gateway: Pick<Gateway, 'db'>, name: string): Promise<Organization> {
   if (!NAME.test(name)) throw invalidInput(`organization name "${name}" must be 1-100 letters, digits, dots, dashes or underscores`);
-  if (await findOrganizationByName(db, name)) throw invalidInput(`organization "${name}" already exists`);
+  if (await findOrganizationByName(gateway.db, name)) throw invalidInput(`organization "${name}" already exists`);
   const now = Date.now();
   const row: OrganizationRow = {
     id: newId('org', now),
@@ -44,34 +44,34 @@ export async function createOrganization(db: Database, name: string): Promise<Or
     created_at: now,
     updated_at: now,
   };
-  await insertOrganization(db, row);
+  await insertOrganization(gateway.db, row);
   return presentOrganization(row);
 }
 
-export async function listOrganizations(db: Database): Promise<Organization[]> {
-  return (await listOrganizationRows(db)).map(presentOrganization);
+export async function listOrganizations(gateway: Pick<Gateway, 'db'>): Promise<Organization[]> {
+  return (await listOrganizationRows(gateway.db)).map(presentOrganization);
 }
 
-export async function hasOrganizations(db: Database): Promise<boolean> {
-  return (await countOrganizations(db)) > 0;
+export async function hasOrganizations(gateway: Pick<Gateway, 'db'>): Promise<boolean> {
+  return (await countOrganizations(gateway.db)) > 0;
 }
 
 /** Resolves the organization an admin command acts on: the named one, or the only one there is. */
-export async function resolveOrganization(db: Database, name?: string): Promise<OrganizationRow> {
+export async function resolveOrganization(gateway: Pick<Gateway, 'db'>, name?: string): Promise<OrganizationRow> {
   if (name !== undefined) {
-    const found = await findOrganizationByName(db, name);
+    const found = await findOrganizationByName(gateway.db, name);
     if (!found) throw new GatewayError('no_active_organization', `organization "${name}" does not exist`);
     return found;
   }
-  const all = await listOrganizationRows(db);
+  const all = await listOrganizationRows(gateway.db);
   if (all.length === 1) return all[0];
   if (all.length === 0) throw new GatewayError('no_active_organization', 'no organization exists yet; run gateway serve or gateway orgs create NAME');
   throw invalidInput(`several organizations exist (${all.map((o) => o.name).join(', ')}); name one with --org`);
 }
 
-export async function setOrganizationStatus(db: Database, name: string, status: Organization['status']): Promise<Organization> {
-  const org = await resolveOrganization(db, name);
-  await updateOrganization(db, org.id, { status });
+export async function setOrganizationStatus(gateway: Pick<Gateway, 'db'>, name: string, status: Organization['status']): Promise<Organization> {
+  const org = await resolveOrganization(gateway, name);
+  await updateOrganization(gateway.db, org.id, { status });
   return presentOrganization({ ...org, status });
 }
 
@@ -89,10 +89,10 @@ export function normaliseOrigin(origin: string): string {
   return url.origin;
 }
 
-export async function setTrustedOrigins(db: Database, name: string, origins: string[]): Promise<Organization> {
-  const org = await resolveOrganization(db, name);
+export async function setTrustedOrigins(gateway: Pick<Gateway, 'db'>, name: string, origins: string[]): Promise<Organization> {
+  const org = await resolveOrganization(gateway, name);
   const normalised = [...new Set(origins.map(normaliseOrigin))];
   const trusted_origins = normalised;
-  await updateOrganization(db, org.id, { trusted_origins });
+  await updateOrganization(gateway.db, org.id, { trusted_origins });
   return presentOrganization({ ...org, trusted_origins });
 }

@@ -1,5 +1,6 @@
-import type { Database, Executor } from '../db/database.js';
+import type { Executor } from '../db/database.js';
 import { pagePrincipals, upsertPrincipalSeen } from '../db/repos/principals.js';
+import type { Gateway } from './gateway.js';
 import { pageQuery, toPage } from './paging.js';
 import { isoTime } from './time.js';
 
@@ -22,11 +23,11 @@ const lastRecorded = new Map<string, number>();
  * recordPrincipalUse for hot paths: the first use is written at once, later ones at most once a minute
  * per principal and process, so last_seen_at may lag by up to a minute.
  */
-export async function recordPrincipalActivity(db: Database, organizationId: string, principal: string, now: number): Promise<void> {
+export async function recordPrincipalActivity(gateway: Pick<Gateway, 'db'>, organizationId: string, principal: string, now: number): Promise<void> {
   const key = `${organizationId} ${principal}`;
   const last = lastRecorded.get(key);
   if (last !== undefined && now - last < ACTIVITY_RESOLUTION_MS) return;
-  await recordPrincipalUse(db, organizationId, principal, now);
+  await recordPrincipalUse(gateway.db, organizationId, principal, now);
   if (lastRecorded.size >= ACTIVITY_MEMORY) lastRecorded.clear();
   lastRecorded.set(key, now);
 }
@@ -49,8 +50,8 @@ export interface PrincipalList {
  * the house cursor (encodeCursor) wrapping the last principal shown, since principals have no
  * time-ordered id.
  */
-export async function listPrincipals(db: Database, organizationId: string, filters: { q?: string; cursor?: string }): Promise<PrincipalList> {
-  const rows = await pagePrincipals(db, organizationId, filters.q, pageQuery(filters.cursor));
+export async function listPrincipals(gateway: Pick<Gateway, 'db'>, organizationId: string, filters: { q?: string; cursor?: string }): Promise<PrincipalList> {
+  const rows = await pagePrincipals(gateway.db, organizationId, filters.q, pageQuery(filters.cursor));
   const page = toPage(rows, (row) => row.principal);
   return {
     principals: page.items.map((row) => ({

@@ -34,7 +34,7 @@ export function rateLimitHeaders(state: RateLimitState): Record<string, string> 
 }
 
 /** The organization's and the calling key's or token's budget of a class (config rate_limits.<class>). */
-function callerBudgets(gateway: Gateway, name: RateLimitClass, caller: Caller): Budget[] {
+function callerBudgets(gateway: Pick<Gateway, 'config'>, name: RateLimitClass, caller: Caller): Budget[] {
   const limit = gateway.config.rate_limits[name];
   return [
     { policy: name, bucket: `${name}:org:${caller.organization.id}`, limit },
@@ -46,7 +46,7 @@ function callerBudgets(gateway: Gateway, name: RateLimitClass, caller: Caller): 
  * Counts one request against every budget given, in one statement. Over any of them: 429 rate_limited
  * with Retry-After and the RateLimit headers of the budget that ran out.
  */
-async function consume(gateway: Gateway, budgets: Budget[], now: number): Promise<RateLimitState> {
+async function consume(gateway: Pick<Gateway, 'db'>, budgets: Budget[], now: number): Promise<RateLimitState> {
   const windowStart = now - (now % WINDOW_MS);
   const window = Math.floor(windowStart / WINDOW_MS);
   const hits = await countHits(gateway.db, budgets.map((budget) => `${budget.bucket}:${window}`), windowStart);
@@ -73,7 +73,7 @@ async function consume(gateway: Gateway, budgets: Budget[], now: number): Promis
  * per-minute budget (config rate_limits.<class>). Counters live in the database so every instance
  * shares them.
  */
-export function consumeRateLimit(gateway: Gateway, name: RateLimitClass, caller: Caller, now = Date.now()): Promise<RateLimitState> {
+export function consumeRateLimit(gateway: Pick<Gateway, 'config' | 'db'>, name: RateLimitClass, caller: Caller, now = Date.now()): Promise<RateLimitState> {
   return consume(gateway, callerBudgets(gateway, name, caller), now);
 }
 
@@ -82,7 +82,7 @@ export function consumeRateLimit(gateway: Gateway, name: RateLimitClass, caller:
  * `run` budget, and for a user principal (`user:<id>`) its own budget across every key and token of the
  * organization (rate_limits.per_principal.run), so one end user cannot use up the organization's runs.
  */
-export function consumeRunLimits(gateway: Gateway, caller: Caller, principal?: string, now = Date.now()): Promise<RateLimitState> {
+export function consumeRunLimits(gateway: Pick<Gateway, 'config' | 'db'>, caller: Caller, principal?: string, now = Date.now()): Promise<RateLimitState> {
   const budgets = callerBudgets(gateway, 'run', caller);
   if (principal !== undefined && isUserPrincipal(principal) && PRINCIPAL_PATTERN.test(principal)) {
     budgets.push({

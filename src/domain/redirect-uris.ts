@@ -1,5 +1,4 @@
 import { findOrganizationById, updateOrganization } from '../db/repos/organizations.js';
-import type { Database } from '../db/database.js';
 import { GatewayError, invalidInput, type InvalidParam } from './errors.js';
 import type { Gateway } from './gateway.js';
 
@@ -64,32 +63,32 @@ export function validateAllowlist(uris: string[], paramName = 'redirect_uris'): 
   return list;
 }
 
-async function allowlistOf(db: Database, organizationId: string): Promise<string[]> {
-  const org = await findOrganizationById(db, organizationId);
+async function allowlistOf(gateway: Pick<Gateway, 'db'>, organizationId: string): Promise<string[]> {
+  const org = await findOrganizationById(gateway.db, organizationId);
   if (!org) throw new GatewayError('no_active_organization', 'the organization does not exist');
   return org.redirect_uris;
 }
 
-export async function getRedirectAllowlist(db: Database, organizationId: string): Promise<RedirectAllowlist> {
-  return { redirect_uris: await allowlistOf(db, organizationId) };
+export async function getRedirectAllowlist(gateway: Pick<Gateway, 'db'>, organizationId: string): Promise<RedirectAllowlist> {
+  return { redirect_uris: await allowlistOf(gateway, organizationId) };
 }
 
 /** Replaces the whole list in one statement; one bad entry rejects all of it. */
-export async function setRedirectAllowlist(db: Database, organizationId: string, uris: string[]): Promise<RedirectAllowlist> {
+export async function setRedirectAllowlist(gateway: Pick<Gateway, 'db'>, organizationId: string, uris: string[]): Promise<RedirectAllowlist> {
   const redirect_uris = validateAllowlist(uris);
-  await updateOrganization(db, organizationId, { redirect_uris });
+  await updateOrganization(gateway.db, organizationId, { redirect_uris });
   return { redirect_uris };
 }
 
-export async function addRedirectUri(db: Database, organizationId: string, uri: string): Promise<RedirectAllowlist> {
-  return setRedirectAllowlist(db, organizationId, [...(await allowlistOf(db, organizationId)), uri]);
+export async function addRedirectUri(gateway: Pick<Gateway, 'db'>, organizationId: string, uri: string): Promise<RedirectAllowlist> {
+  return setRedirectAllowlist(gateway, organizationId, [...(await allowlistOf(gateway, organizationId)), uri]);
 }
 
-export async function removeRedirectUri(db: Database, organizationId: string, uri: string): Promise<RedirectAllowlist> {
+export async function removeRedirectUri(gateway: Pick<Gateway, 'db'>, organizationId: string, uri: string): Promise<RedirectAllowlist> {
   const [entry] = validateAllowlist([uri], 'redirect_uri');
-  const current = await allowlistOf(db, organizationId);
+  const current = await allowlistOf(gateway, organizationId);
   if (!current.includes(entry)) throw invalidInput(`${entry} is not on the redirect allowlist`);
-  return setRedirectAllowlist(db, organizationId, current.filter((existing) => existing !== entry));
+  return setRedirectAllowlist(gateway, organizationId, current.filter((existing) => existing !== entry));
 }
 
 /**
@@ -108,12 +107,12 @@ export function matchesAllowlist(allowlist: readonly string[], uri: string): boo
   return allowlist.includes(matchKey(url));
 }
 
-export async function isAllowedRedirect(gateway: Gateway, organizationId: string, uri: string): Promise<boolean> {
-  return matchesAllowlist(await allowlistOf(gateway.db, organizationId), uri);
+export async function isAllowedRedirect(gateway: Pick<Gateway, 'db'>, organizationId: string, uri: string): Promise<boolean> {
+  return matchesAllowlist(await allowlistOf(gateway, organizationId), uri);
 }
 
 /** For POST /v1/connect/sessions: 400 invalid_input naming redirect_uri when it is not allowlisted. */
-export async function checkRedirectUri(gateway: Gateway, organizationId: string, uri: string): Promise<void> {
+export async function checkRedirectUri(gateway: Pick<Gateway, 'db'>, organizationId: string, uri: string): Promise<void> {
   if (!(await isAllowedRedirect(gateway, organizationId, uri))) {
     throw invalidInput(`redirect_uri ${uri} is not on this organization's redirect allowlist (PUT /v1/connect/redirect-uris)`, [
       { name: 'redirect_uri', reason: 'must match an allowlisted URI on scheme, host, port and path' },

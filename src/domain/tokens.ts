@@ -1,7 +1,7 @@
 import { insertUserToken, pageHeldTokens, revokeUserTokenRow } from '../db/repos/user-tokens.js';
-import type { Database } from '../db/database.js';
 import { USER_TOKEN_PREFIX } from './callers.js';
 import { GatewayError, invalidInput } from './errors.js';
+import type { Gateway } from './gateway.js';
 import { newId } from './ids.js';
 import { pageQuery, toPage } from './paging.js';
 import { recordPrincipalUse } from './principal-directory.js';
@@ -60,7 +60,7 @@ function checkRequest({ principal, expires_in = TOKEN_LIFETIME.default }: NewUse
  * enters the principal directory, in the same transaction.
  */
 export async function issueUserToken(
-  db: Database,
+  gateway: Pick<Gateway, 'db'>,
   organizationId: string,
   request: NewUserBoundToken,
   issuedBy: string,
@@ -77,7 +77,7 @@ export async function issueUserToken(
     expires_at: now + lifetime * 1000,
     created_at: now,
   };
-  await db.transaction(async (transaction) => {
+  await gateway.db.transaction(async (transaction) => {
     await insertUserToken(transaction, row);
     await recordPrincipalUse(transaction, organizationId, row.principal, now);
   });
@@ -85,8 +85,8 @@ export async function issueUserToken(
 }
 
 /** Live tokens (neither expired nor revoked), newest first, never their secret. */
-export async function listHeldTokens(db: Database, organizationId: string, cursor?: string, now = Date.now()): Promise<HeldUserBoundTokens> {
-  const page = toPage(await pageHeldTokens(db, organizationId, now, pageQuery(cursor)), (row) => row.id);
+export async function listHeldTokens(gateway: Pick<Gateway, 'db'>, organizationId: string, cursor?: string, now = Date.now()): Promise<HeldUserBoundTokens> {
+  const page = toPage(await pageHeldTokens(gateway.db, organizationId, now, pageQuery(cursor)), (row) => row.id);
   return {
     tokens: page.items.map((row) => ({ id: row.id, principal: row.principal, expires_at: isoTime(row.expires_at), issued_by: row.issued_by })),
     next_cursor: page.next_cursor,
@@ -94,8 +94,8 @@ export async function listHeldTokens(db: Database, organizationId: string, curso
 }
 
 /** Revocation is immediate: the auth lookup reads revoked_at on every request. */
-export async function revokeUserToken(db: Database, organizationId: string, id: string, now = Date.now()): Promise<void> {
-  if (!(await revokeUserTokenRow(db, organizationId, id, now))) {
+export async function revokeUserToken(gateway: Pick<Gateway, 'db'>, organizationId: string, id: string, now = Date.now()): Promise<void> {
+  if (!(await revokeUserTokenRow(gateway.db, organizationId, id, now))) {
     throw new GatewayError('token_not_found', `no live token ${id} in this organization`);
   }
 }

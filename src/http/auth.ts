@@ -33,7 +33,7 @@ async function authenticateBearer(gateway: Gateway, header: string | undefined, 
   const token = bearerToken(header);
   if (!token) throw new GatewayError('unauthenticated', 'send Authorization: Bearer <key>', {}, CHALLENGE);
   try {
-    return await authenticate(gateway.db, token, origin);
+    return await authenticate(gateway, token, origin);
   } catch (error) {
     if (error instanceof GatewayError && error.status === 401) throw new GatewayError(error.code, error.message, error.extras, { ...error.headers, ...CHALLENGE });
     throw error;

@@ -41,7 +41,7 @@ for (const dialect of dialects) {
       oauth = await startOAuthServer(gatewayUrl);
       h = await createHarness(dialect, { config: { catalog: { files: [oauth.catalogFile] }, server: { public_url: gatewayUrl } } });
       await putOAuthApp(h.gateway, h.organizationId, 'oidc-test', oauth.clients.basic);
-      await setRedirectAllowlist(h.gateway.db, h.organizationId, [APP_CALLBACK]);
+      await setRedirectAllowlist(h.gateway, h.organizationId, [APP_CALLBACK]);
       server = await createServer(h.gateway, { host: '127.0.0.1', port });
       await server.start();
       browser = await chromium.launch({

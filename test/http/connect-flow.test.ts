@@ -233,14 +233,14 @@ for (const dialect of dialects) {
       const session = await createSession();
       const browser = newBrowser();
       await browser.go(session.url);
-      await setOrganizationStatus(h.gateway.db, 'default', 'suspended');
+      await setOrganizationStatus(h.gateway, 'default', 'suspended');
       try {
         for (const res of [await browser.go(session.url), await browser.go(session.url, { form: {} })]) {
           expect(res.status).to.equal(404);
           expect(res.body).to.include('not available for this app right now');
         }
       } finally {
-        await setOrganizationStatus(h.gateway.db, 'default', 'active');
+        await setOrganizationStatus(h.gateway, 'default', 'active');
       }
     });
 

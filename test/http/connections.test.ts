@@ -200,8 +200,8 @@ eachDialect('connections: attach with a probe, list, read, change, revoke', (h) 
     const own = await attach({ provider: 'rt-oauth', principal: 'user:org1', credential: { access_token: 'org1' } });
     const { createOrganization } = await import('../../src/domain/organizations.js');
     const { createApiKey } = await import('../../src/domain/api-keys.js');
-    const org = await createOrganization(h().gateway.db, `other-${h().dialect}`);
-    const key = (await createApiKey(h().gateway.db, org.id, 'owner')).key;
+    const org = await createOrganization(h().gateway, `other-${h().dialect}`);
+    const key = (await createApiKey(h().gateway, org.id, 'owner')).key;
     const auth = { authorization: `Bearer ${key}` };
     problem(await h().request({ method: 'GET', url: `/v1/connections/${own.json.id}`, headers: auth }), 404, 'connection_not_found');
     expect((await h().request({ method: 'GET', url: '/v1/connections', headers: auth })).json.connections).to.deep.equal([]);

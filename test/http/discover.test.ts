@@ -15,8 +15,8 @@ function connect(h: Harness, principal: string, provider: string, status: Connec
 
 /** A principal-bound token issued by the organization's owner key. */
 async function userToken(h: Harness, principal: string): Promise<string> {
-  const [ownerKey] = await listApiKeys(h.gateway.db, h.organizationId);
-  return (await issueUserToken(h.gateway.db, h.organizationId, { principal }, ownerKey.id)).token;
+  const [ownerKey] = await listApiKeys(h.gateway, h.organizationId);
+  return (await issueUserToken(h.gateway, h.organizationId, { principal }, ownerKey.id)).token;
 }
 
 eachDialect('POST /v1/discover', (h) => {

@@ -168,7 +168,7 @@ eachDialect(
 
     it('serves a browser on a trusted origin: the preflight allows the MCP and svc-* headers, the answer the origin', async () => {
       const origin = 'https://agent.example';
-      await setTrustedOrigins(h().gateway.db, 'default', [origin]);
+      await setTrustedOrigins(h().gateway, 'default', [origin]);
       try {
         const preflight = await h().request({
           method: 'OPTIONS',
@@ -183,17 +183,17 @@ eachDialect(
         expect(res.headers['access-control-allow-origin']).to.equal(origin);
         expect(res.headers['access-control-expose-headers']).to.include('svc-catalog-version');
       } finally {
-        await setTrustedOrigins(h().gateway.db, 'default', []);
+        await setTrustedOrigins(h().gateway, 'default', []);
       }
     });
 
     it('keeps the organization checks of REST: untrusted origins and suspended organizations', async () => {
       problem(await rpc(h(), 'tools/list', {}, { headers: { origin: 'https://evil.example' } }), 403, 'untrusted_origin');
-      await setOrganizationStatus(h().gateway.db, 'default', 'suspended');
+      await setOrganizationStatus(h().gateway, 'default', 'suspended');
       try {
         problem(await rpc(h(), 'tools/list', {}), 403, 'no_active_organization');
       } finally {
-        await setOrganizationStatus(h().gateway.db, 'default', 'active');
+        await setOrganizationStatus(h().gateway, 'default', 'active');
       }
     });
 
@@ -364,7 +364,7 @@ eachDialect(
 
     it('keeps concurrent POSTs apart though their clients number requests alike: each gets its own answer, as its own caller', async () => {
       const tokens = await Promise.all(
-        ['user:ana', 'user:bo'].map(async (principal) => (await issueUserToken(h().gateway.db, h().organizationId, { principal, expires_in: 600 }, 'test')).token),
+        ['user:ana', 'user:bo'].map(async (principal) => (await issueUserToken(h().gateway, h().organizationId, { principal, expires_in: 600 }, 'test')).token),
       );
       const cities = ['Lima', 'Quito', 'Cusco', 'Sucre', 'Salta', 'Arica', 'Tacna', 'Piura'];
       for (const city of cities) fakes.open.on('GET', `/weather/${city}`, { json: { city } });
@@ -387,7 +387,7 @@ eachDialect(
     });
 
     it('answers a principal-bound token naming another principal with principal_forbidden tool errors', async () => {
-      const token = (await issueUserToken(h().gateway.db, h().organizationId, { principal: 'user:mallory', expires_in: 600 }, 'test')).token;
+      const token = (await issueUserToken(h().gateway, h().organizationId, { principal: 'user:mallory', expires_in: 600 }, 'test')).token;
       const asToken = { authorization: `Bearer ${token}` };
       const listed = await rpc(h(), 'tools/list', {}, { headers: asToken });
       expect(listed.json.result.tools).to.have.length(3);

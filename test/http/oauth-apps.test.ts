@@ -135,8 +135,8 @@ eachDialect(
 
     it('keeps each organization\'s app to itself', async () => {
       await put('own-oauth', { client_id: 'mine', client_secret: 'b' });
-      const other = await createOrganization(h().gateway.db, `apps-${h().dialect}`);
-      const key = (await createApiKey(h().gateway.db, other.id, 'owner')).key;
+      const other = await createOrganization(h().gateway, `apps-${h().dialect}`);
+      const key = (await createApiKey(h().gateway, other.id, 'owner')).key;
       problem(await h().request({ method: 'GET', url: url('own-oauth'), headers: bearer(key) }), 404, 'oauth_app_not_found');
       problem(await h().request({ method: 'DELETE', url: url('own-oauth'), headers: bearer(key) }), 404, 'oauth_app_not_found');
       expect((await h().request({ method: 'GET', url: url('own-oauth') })).json.client_id).to.equal('mine');

@@ -36,8 +36,8 @@ async function grantMadeAt(h: Harness, organizationId: string, principal: string
 }
 
 async function otherOrganizationKey(h: Harness, name: string): Promise<{ id: string; key: string }> {
-  const org = await createOrganization(h.gateway.db, `${name}-${h.dialect}`);
-  return { id: org.id, key: (await createApiKey(h.gateway.db, org.id, 'member')).key };
+  const org = await createOrganization(h.gateway, `${name}-${h.dialect}`);
+  return { id: org.id, key: (await createApiKey(h.gateway, org.id, 'member')).key };
 }
 
 eachDialect('principal directory', (h) => {

@@ -29,29 +29,29 @@ eachDialect('system routes and callers', (h) => {
     problem(await h().request({ method: 'GET', url: '/v1/me', headers: { authorization: 'Bearer something' } }), 401, 'invalid_token');
     const key = await h().keyWithRole('member');
     const id = (await h().request({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${key}` } })).json.key.id;
-    await revokeApiKey(h().gateway.db, h().organizationId, id);
+    await revokeApiKey(h().gateway, h().organizationId, id);
     problem(await h().request({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${key}` } }), 401, 'invalid_token');
   });
 
   it('answers 403 no_active_organization while the organization is suspended', async () => {
-    const { db } = h().gateway;
-    await setOrganizationStatus(db, 'default', 'suspended');
+    const { gateway } = h();
+    await setOrganizationStatus(gateway, 'default', 'suspended');
     try {
       problem(await h().request({ method: 'GET', url: '/v1/me' }), 403, 'no_active_organization');
     } finally {
-      await setOrganizationStatus(db, 'default', 'active');
+      await setOrganizationStatus(gateway, 'default', 'active');
     }
   });
 
   it('answers 403 untrusted_origin for an Origin not on the trusted list, and passes trusted ones', async () => {
-    const { db } = h().gateway;
+    const { gateway } = h();
     problem(await h().request({ method: 'GET', url: '/v1/me', headers: { origin: 'https://evil.example' } }), 403, 'untrusted_origin');
-    await setTrustedOrigins(db, 'default', ['https://app.example']);
+    await setTrustedOrigins(gateway, 'default', ['https://app.example']);
     try {
       expect((await h().request({ method: 'GET', url: '/v1/me', headers: { origin: 'https://app.example' } })).statusCode).to.equal(200);
       problem(await h().request({ method: 'GET', url: '/v1/me', headers: { origin: 'https://evil.example' } }), 403, 'untrusted_origin');
     } finally {
-      await setTrustedOrigins(db, 'default', []);
+      await setTrustedOrigins(gateway, 'default', []);
     }
   });
 

@@ -75,9 +75,9 @@ eachDialect('principal-bound tokens: issue, list, revoke', (h) => {
   });
 
   it('lists live tokens only, newest first, exactly {id, principal, expires_at, issued_by}', async () => {
-    const { db } = h().gateway;
+    const { gateway } = h();
     const org = h().organizationId;
-    const expired = await issueUserToken(db, org, { principal: 'user:old', expires_in: 60 }, 'cli', Date.now() - 120_000);
+    const expired = await issueUserToken(gateway, org, { principal: 'user:old', expires_in: 60 }, 'cli', Date.now() - 120_000);
     const revoked = (await h().request({ method: 'POST', url: '/v1/tokens', payload: { principal: 'user:gone' } })).json;
     expect((await h().request({ method: 'DELETE', url: `/v1/tokens/${revoked.id}` })).statusCode).to.equal(204);
     const live = (await h().request({ method: 'POST', url: '/v1/tokens', payload: { principal: 'user:live', expires_in: 120 } })).json;
@@ -100,10 +100,10 @@ eachDialect('principal-bound tokens: issue, list, revoke', (h) => {
   });
 
   it('pages with next_cursor and refuses a cursor it did not issue', async () => {
-    const other = await createOrganization(h().gateway.db, `paging-${h().dialect}`);
-    for (let i = 0; i < 53; i++) await issueUserToken(h().gateway.db, other.id, { principal: `user:p${i}` }, 'cli');
+    const other = await createOrganization(h().gateway, `paging-${h().dialect}`);
+    for (let i = 0; i < 53; i++) await issueUserToken(h().gateway, other.id, { principal: `user:p${i}` }, 'cli');
     const key = (await import('../../src/domain/api-keys.js')).createApiKey;
-    const { key: otherKey } = await key(h().gateway.db, other.id, 'member');
+    const { key: otherKey } = await key(h().gateway, other.id, 'member');
     const first = await h().request({ method: 'GET', url: '/v1/tokens', headers: bearer(otherKey) });
     expect(first.json.tokens).to.have.length(50);
     expect(first.json.next_cursor).to.be.a('string');
@@ -120,17 +120,17 @@ eachDialect('principal-bound tokens: issue, list, revoke', (h) => {
   });
 
   it('revokes with 204 and an empty body; unknown, revoked, expired and other organizations\' tokens are 404 token_not_found', async () => {
-    const { db } = h().gateway;
+    const { gateway } = h();
     const token = (await h().request({ method: 'POST', url: '/v1/tokens', payload: { principal: 'user:revoke-me' } })).json;
     const res = await h().request({ method: 'DELETE', url: `/v1/tokens/${token.id}` });
     expect(res.statusCode).to.equal(204);
     expect(res.payload).to.equal('');
     problem(await h().request({ method: 'DELETE', url: `/v1/tokens/${token.id}` }), 404, 'token_not_found');
     problem(await h().request({ method: 'DELETE', url: '/v1/tokens/tok_unknown' }), 404, 'token_not_found');
-    const expired = await issueUserToken(db, h().organizationId, { principal: 'user:old', expires_in: 60 }, 'cli', Date.now() - 120_000);
+    const expired = await issueUserToken(gateway, h().organizationId, { principal: 'user:old', expires_in: 60 }, 'cli', Date.now() - 120_000);
     problem(await h().request({ method: 'DELETE', url: `/v1/tokens/${expired.id}` }), 404, 'token_not_found');
-    const other = await createOrganization(db, `other-${h().dialect}`);
-    const foreign = await issueUserToken(db, other.id, { principal: 'user:ada' }, 'cli');
+    const other = await createOrganization(gateway, `other-${h().dialect}`);
+    const foreign = await issueUserToken(gateway, other.id, { principal: 'user:ada' }, 'cli');
     problem(await h().request({ method: 'DELETE', url: `/v1/tokens/${foreign.id}` }), 404, 'token_not_found');
     expect((await h().request({ method: 'GET', url: '/v1/me', headers: bearer(foreign.token) })).statusCode).to.equal(200);
     problem(await h().request({ method: 'DELETE', url: `/v1/tokens/${'x'.repeat(101)}` }), 400, 'invalid_input');
@@ -159,7 +159,7 @@ eachDialect('principal-bound tokens: what a token may do', (h) => {
   });
 
   it('stops working once expired: 401 invalid_token', async () => {
-    const expired = await issueUserToken(h().gateway.db, h().organizationId, { principal: 'user:ada', expires_in: 60 }, 'cli', Date.now() - 60_001);
+    const expired = await issueUserToken(h().gateway, h().organizationId, { principal: 'user:ada', expires_in: 60 }, 'cli', Date.now() - 60_001);
     problem(await h().request({ method: 'GET', url: '/v1/me', headers: bearer(expired.token) }), 401, 'invalid_token');
     problem(await h().request({ method: 'GET', url: '/v1/me', headers: bearer(`${expired.token}x`) }), 401, 'invalid_token');
   });
@@ -200,11 +200,11 @@ eachDialect('principal-bound tokens: what a token may do', (h) => {
 
   it('answers 403 no_active_organization while its organization is suspended', async () => {
     const token = await issue('user:ada');
-    await setOrganizationStatus(h().gateway.db, 'default', 'suspended');
+    await setOrganizationStatus(h().gateway, 'default', 'suspended');
     try {
       problem(await h().request({ method: 'GET', url: '/v1/me', headers: bearer(token.token) }), 403, 'no_active_organization');
     } finally {
-      await setOrganizationStatus(h().gateway.db, 'default', 'active');
+      await setOrganizationStatus(h().gateway, 'default', 'active');
     }
   });
 });

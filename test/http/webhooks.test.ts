@@ -91,8 +91,8 @@ eachDialect('webhook routes', (h) => {
 
   it("answers 404 webhook_not_found for another organization's webhook", async () => {
     const created = (await register(h(), `${PUBLIC_TARGET}/mine`)).json;
-    const other = await createOrganization(h().gateway.db, `other-${Date.now()}`);
-    const otherKey = (await createApiKey(h().gateway.db, other.id, 'owner')).key;
+    const other = await createOrganization(h().gateway, `other-${Date.now()}`);
+    const otherKey = (await createApiKey(h().gateway, other.id, 'owner')).key;
     const headers = { authorization: `Bearer ${otherKey}` };
     problem(await h().request({ method: 'GET', url: `/v1/webhooks/${created.id}/deliveries`, headers }), 404, 'webhook_not_found');
     problem(await h().request({ method: 'DELETE', url: `/v1/webhooks/${created.id}`, headers }), 404, 'webhook_not_found');

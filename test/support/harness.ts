@@ -76,7 +76,7 @@ export async function createHarness(dialect: Dialect, options: HarnessOptions = 
       return result;
     },
     async keyWithRole(role) {
-      return (await createApiKey(gateway.db, harness.organizationId, role)).key;
+      return (await createApiKey(gateway, harness.organizationId, role)).key;
     },
     async close() {
       await server.stop();

@@ -213,7 +213,7 @@ export async function startConnectHarness(dialect: Dialect, config: Record<strin
   const h = await createHarness(dialect, { config: { catalog: { files: [oauth.catalogFile] }, ...config } });
   await putOAuthApp(h.gateway, h.organizationId, 'oidc-test', oauth.clients.basic);
   await putOAuthApp(h.gateway, h.organizationId, 'oidc-test-post', oauth.clients.post);
-  await setRedirectAllowlist(h.gateway.db, h.organizationId, [APP_CALLBACK]);
+  await setRedirectAllowlist(h.gateway, h.organizationId, [APP_CALLBACK]);
   return {
     h,
     oauth,

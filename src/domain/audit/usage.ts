@@ -19,7 +19,7 @@ export interface Usage {
 }
 
 /** GET /v1/usage: calls and charges per UTC day over the last `days` days, today so far among them; every day listed, oldest first. */
-export async function usage(gateway: Gateway, organizationId: string, days: UsageDays, token?: string, now = Date.now()): Promise<Usage> {
+export async function usage(gateway: Pick<Gateway, 'db'>, organizationId: string, days: UsageDays, token?: string, now = Date.now()): Promise<Usage> {
   const today = Math.floor(now / DAY_MS);
   const firstDay = today - days + 1;
   const sums = new Map((await sumCallsPerDay(gateway.db, organizationId, firstDay * DAY_MS, token)).map((row) => [row.day, row]));

@@ -51,7 +51,7 @@ export interface ConsentedConnection {
   scopes: string[];
 }
 
-function provided(gateway: Gateway, slug: string) {
+function provided(gateway: Pick<Gateway, 'catalog'>, slug: string) {
   const provider = gateway.catalog.providers.get(slug);
   if (!provider) throw invalidInput(`provider ${slug} is not in the catalog`, [{ name: 'provider', reason: 'unknown provider' }]);
   if (provider.auth.type === 'none') {
@@ -85,7 +85,12 @@ function storedCredential(auth: 'api_key' | 'oauth2', credential: NewConnection[
  * POST /v1/connections: checks the credential with the provider's probe, then attaches it to the principal
  * (default `organization`). An OAuth2 credential without `scopes` is taken to carry the provider's default scopes.
  */
-export async function createConnection(gateway: Gateway, caller: Caller, body: NewConnection, now = Date.now()): Promise<Connection> {
+export async function createConnection(
+  gateway: Pick<Gateway, 'config' | 'db' | 'keyring' | 'catalog'>,
+  caller: Caller,
+  body: NewConnection,
+  now = Date.now(),
+): Promise<Connection> {
   const provider = provided(gateway, body.provider);
   const principal = actingPrincipal(caller, body.principal);
   const credential = storedCredential(provider.auth.type as 'api_key' | 'oauth2', body.credential);
@@ -108,7 +113,7 @@ export async function createConnection(gateway: Gateway, caller: Caller, body: N
  * same id (`connection.restored` when it was revoked or needed re-auth; a fresh credential, no event,
  * when it was active). A principal's only live connection to a provider is its default.
  */
-export async function saveConsentedConnection(gateway: Gateway, attach: ConsentedConnection, now = Date.now()): Promise<Connection> {
+export async function saveConsentedConnection(gateway: Pick<Gateway, 'db' | 'keyring'>, attach: ConsentedConnection, now = Date.now()): Promise<Connection> {
   const { db } = gateway;
   const sealed = sealCredential(gateway.keyring, attach.credential);
   const expiresAt = attach.credential.type === 'oauth2' ? attach.credential.expires_at ?? null : null;
@@ -180,7 +185,7 @@ async function writeGrant(t: Transaction, attach: ConsentedConnection, connectio
  * The provider refused a connection's credential (or its refresh): status needs_reauth and one
  * `connection.needs_reauth` event. A connection already needing re-auth (or revoked) is left as it is.
  */
-export async function markNeedsReauth(gateway: Gateway, connectionId: string, now = Date.now()): Promise<void> {
+export async function markNeedsReauth(gateway: Pick<Gateway, 'db'>, connectionId: string, now = Date.now()): Promise<void> {
   const { db } = gateway;
   await db.transaction(async (t) => {
     if (!(await changeConnectionStatus(t, connectionId, ['active'], 'needs_reauth', now))) return;
@@ -199,7 +204,7 @@ async function visibleConnection(db: Executor, organizationId: string, id: strin
 }
 
 export async function listConnections(
-  gateway: Gateway,
+  gateway: Pick<Gateway, 'db'>,
   caller: Caller,
   query: { principal?: string; provider?: string; cursor?: string },
 ): Promise<{ connections: Connection[]; next_cursor: string | null }> {
@@ -209,14 +214,20 @@ export async function listConnections(
   return { connections: page.items.map(presentConnection), next_cursor: page.next_cursor };
 }
 
-export async function getConnection(gateway: Gateway, caller: Caller, id: string): Promise<ConnectionDetail> {
+export async function getConnection(gateway: Pick<Gateway, 'db'>, caller: Caller, id: string): Promise<ConnectionDetail> {
   const row = await visibleConnection(gateway.db, caller.organization.id, id, caller.principal);
   const [grants, lastCall] = await Promise.all([grantsOfConnection(gateway.db, id), lastCallOfConnection(gateway.db, caller.organization.id, id)]);
   return presentConnectionDetail(row, grants, lastCall);
 }
 
 /** PATCH: a new label, and/or this connection becomes its principal's default for the provider. */
-export async function changeConnection(gateway: Gateway, caller: Caller, id: string, change: ConnectionChange, now = Date.now()): Promise<Connection> {
+export async function changeConnection(
+  gateway: Pick<Gateway, 'db'>,
+  caller: Caller,
+  id: string,
+  change: ConnectionChange,
+  now = Date.now(),
+): Promise<Connection> {
   const { db } = gateway;
   const row = await db.transaction(async (t) => {
     const current = await visibleConnection(t, caller.organization.id, id, caller.principal);
@@ -237,7 +248,7 @@ export async function changeConnection(gateway: Gateway, caller: Caller, id: str
  * it. Revoking a revoked connection changes nothing. `principal` set limits it to that principal's.
  */
 export async function revokeConnection(
-  gateway: Gateway,
+  gateway: Pick<Gateway, 'config' | 'db' | 'keyring' | 'catalog' | 'log'>,
   organizationId: string,
   id: string,
   principal: string | null = null,

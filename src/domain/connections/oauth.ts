@@ -21,12 +21,12 @@ function needsRefresh(credential: OAuthCredential, now: number): boolean {
  * A connect link for the connection's principal, provider and (catalog-known) scopes, to put in
  * connection_invalid as `reconnect_url`; undefined when no link can be made (e.g. no OAuth app any more).
  */
-export async function reconnectUrl(gateway: Gateway, row: ConnectionRow): Promise<string | undefined> {
+export async function reconnectUrl(gateway: Pick<Gateway, 'config' | 'db' | 'keyring' | 'catalog'>, row: ConnectionRow): Promise<string | undefined> {
   const provider = gateway.catalog.providers.get(row.provider);
   return provider ? runConnectLink(gateway, row.organization_id, row.principal, provider, row.scopes) : undefined;
 }
 
-async function refused(gateway: Gateway, provider: Provider, row: ConnectionRow): Promise<GatewayError> {
+async function refused(gateway: Pick<Gateway, 'config' | 'db' | 'keyring' | 'catalog'>, provider: Provider, row: ConnectionRow): Promise<GatewayError> {
   await markNeedsReauth(gateway, row.id);
   const url = await reconnectUrl(gateway, row);
   return new GatewayError(
@@ -43,7 +43,11 @@ async function refused(gateway: Gateway, provider: Provider, row: ConnectionRow)
  * token with no refresh token, marks the connection needs_reauth and throws 401 connection_invalid with
  * a reconnect_url; the provider being unreachable throws 502 upstream_error.
  */
-export async function ensureFreshCredential(gateway: Gateway, row: ConnectionRow, now = Date.now()): Promise<string> {
+export async function ensureFreshCredential(
+  gateway: Pick<Gateway, 'config' | 'db' | 'keyring' | 'catalog'>,
+  row: ConnectionRow,
+  now = Date.now(),
+): Promise<string> {
   const credential = openCredential(gateway.keyring, row.credential);
   if (credential.type !== 'oauth2') return credential.secret;
   if (!needsRefresh(credential, now)) return credential.access_token;
@@ -86,7 +90,7 @@ export async function ensureFreshCredential(gateway: Gateway, row: ConnectionRow
  * revoke_url. Best effort: the local revocation has already happened, so failures are logged (without
  * any token) and never thrown.
  */
-export async function revokeAtProvider(gateway: Gateway, row: ConnectionRow): Promise<void> {
+export async function revokeAtProvider(gateway: Pick<Gateway, 'config' | 'db' | 'keyring' | 'catalog' | 'log'>, row: ConnectionRow): Promise<void> {
   const provider = gateway.catalog.providers.get(row.provider);
   if (!provider || !isOAuth2(provider) || !provider.auth.revoke_url) return;
   const auth = provider.auth as OAuth2Auth & { revoke_url: string };

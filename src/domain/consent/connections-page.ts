@@ -40,7 +40,12 @@ const LINK_PURPOSE = 'connections-page:v1:';
 const FORM_PURPOSE = 'connections-page-form:v1:';
 
 /** A page link for `principal`; asked for by a principal-bound token, it is bound to that token's life. */
-export function createConnectionsPage(gateway: Gateway, caller: Caller, principal: string, now = Date.now()): ConnectionsPageCreated {
+export function createConnectionsPage(
+  gateway: Pick<Gateway, 'config' | 'keyring'>,
+  caller: Caller,
+  principal: string,
+  now = Date.now(),
+): ConnectionsPageCreated {
   const ttlEnd = now + gateway.config.connections_page.ttl_s * 1000;
   const claims: LinkClaims =
     caller.kind === 'user_token'
@@ -61,7 +66,7 @@ const invalidLink = () =>
  * The organization and principal a page link shows; a tampered, malformed or expired link, or one whose
  * token has been revoked or has expired, is invalid_token.
  */
-export async function openConnectionsPage(gateway: Gateway, token: string, now = Date.now()): Promise<ConnectionsPageGrant> {
+export async function openConnectionsPage(gateway: Pick<Gateway, 'db' | 'keyring'>, token: string, now = Date.now()): Promise<ConnectionsPageGrant> {
   const [payload, signature, extra] = token.split('.');
   if (!payload || !signature || extra !== undefined || !gateway.keyring.verify(LINK_PURPOSE + payload, signature)) throw invalidLink();
   const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as LinkClaims;
@@ -75,11 +80,16 @@ export async function openConnectionsPage(gateway: Gateway, token: string, now =
  * page keeps in the browser's cookie, so neither another site nor someone holding only the link can
  * produce it for this browser.
  */
-export function connectionsPageFormToken(gateway: Gateway, token: string, browserValue: string): string {
+export function connectionsPageFormToken(gateway: Pick<Gateway, 'keyring'>, token: string, browserValue: string): string {
   return gateway.keyring.sign(`${FORM_PURPOSE}${token}:${browserValue}`);
 }
 
-export function checkConnectionsPageForm(gateway: Gateway, token: string, browserValue: string | undefined, formToken: string | undefined): void {
+export function checkConnectionsPageForm(
+  gateway: Pick<Gateway, 'keyring'>,
+  token: string,
+  browserValue: string | undefined,
+  formToken: string | undefined,
+): void {
   if (!browserValue || !formToken || !gateway.keyring.verify(`${FORM_PURPOSE}${token}:${browserValue}`, formToken)) {
     throw new GatewayError('untrusted_origin', 'This form could not be verified. Reload the page and try again.');
   }
@@ -93,13 +103,13 @@ export interface ConnectionsPageData {
 /** Internal safety cap on how many of one principal's connections the page lists, not a product limit. */
 const MAX_PAGES = 10;
 
-const withProviderName = (gateway: Gateway, connection: Connection) => ({
+const withProviderName = (gateway: Pick<Gateway, 'catalog'>, connection: Connection) => ({
   ...connection,
   providerName: gateway.catalog.providers.get(connection.provider)?.name ?? connection.provider,
 });
 
 /** Everything the page shows: only the link's principal's connections in the link's organization. */
-export async function connectionsPageData(gateway: Gateway, grant: ConnectionsPageGrant): Promise<ConnectionsPageData> {
+export async function connectionsPageData(gateway: Pick<Gateway, 'db' | 'catalog'>, grant: ConnectionsPageGrant): Promise<ConnectionsPageData> {
   const organization = await findOrganizationById(gateway.db, grant.organizationId);
   if (!organization || organization.status !== 'active') throw invalidLink();
   const connections: Connection[] = [];
@@ -114,6 +124,10 @@ export async function connectionsPageData(gateway: Gateway, grant: ConnectionsPa
 }
 
 /** Revoke from the page: the same revocation as DELETE /v1/connections/{id}, limited to the link's principal. */
-export async function revokeFromConnectionsPage(gateway: Gateway, grant: ConnectionsPageGrant, connectionId: string) {
+export async function revokeFromConnectionsPage(
+  gateway: Pick<Gateway, 'config' | 'db' | 'keyring' | 'catalog' | 'log'>,
+  grant: ConnectionsPageGrant,
+  connectionId: string,
+) {
   return withProviderName(gateway, await revokeConnection(gateway, grant.organizationId, connectionId, grant.principal));
 }

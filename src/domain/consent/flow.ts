@@ -60,7 +60,7 @@ function usable(row: ConnectSessionRow | null, now: number): ConnectSessionRow {
   return row;
 }
 
-async function viewOf(gateway: Gateway, session: ConnectSessionRow): Promise<ConsentView> {
+async function viewOf(gateway: Pick<Gateway, 'db' | 'catalog'>, session: ConnectSessionRow): Promise<ConsentView> {
   const organization = await findOrganizationById(gateway.db, session.organization_id);
   if (!organization || organization.status !== 'active') throw linkProblem(UNAVAILABLE);
   return {
@@ -71,17 +71,22 @@ async function viewOf(gateway: Gateway, session: ConnectSessionRow): Promise<Con
   };
 }
 
-function bySecret(gateway: Gateway, secret: string) {
+function bySecret(gateway: Pick<Gateway, 'db'>, secret: string) {
   // Anything not shaped like a link secret cannot match; no need to hash and look it up.
   return secret.startsWith(CONNECT_LINK_PREFIX) ? findConnectSessionBySecretHash(gateway.db, hashSecret(secret)) : Promise.resolve(null);
 }
 
 /** GET of the link: what the consent page shows. Reads only, so a mail scanner's prefetch changes nothing. */
-export async function openConnectLink(gateway: Gateway, secret: string, now = Date.now()): Promise<ConsentView> {
+export async function openConnectLink(gateway: Pick<Gateway, 'db' | 'catalog'>, secret: string, now = Date.now()): Promise<ConsentView> {
   return viewOf(gateway, usable(await bySecret(gateway, secret), now));
 }
 
-async function startAttempt(gateway: Gateway, session: ConnectSessionRow, browserSecret: string, now: number): Promise<string> {
+async function startAttempt(
+  gateway: Pick<Gateway, 'config' | 'db' | 'keyring' | 'catalog'>,
+  session: ConnectSessionRow,
+  browserSecret: string,
+  now: number,
+): Promise<string> {
   const { provider } = await viewOf(gateway, session);
   const client = await resolveOAuthClient(gateway, session.organization_id, provider.slug);
   const attempt = await startAuthorization(provider.auth, client.client_id, oauthRedirectUri(gateway.config), session.scopes);
@@ -100,7 +105,12 @@ async function startAttempt(gateway: Gateway, session: ConnectSessionRow, browse
  * authorization URL. Pressing it again (or in another browser) starts a new attempt; only the newest
  * attempt's callback is accepted.
  */
-export async function beginConsent(gateway: Gateway, secret: string, browserSecret: string, now = Date.now()): Promise<string> {
+export async function beginConsent(
+  gateway: Pick<Gateway, 'config' | 'db' | 'keyring' | 'catalog'>,
+  secret: string,
+  browserSecret: string,
+  now = Date.now(),
+): Promise<string> {
   return startAttempt(gateway, usable(await bySecret(gateway, secret), now), browserSecret, now);
 }
 
@@ -109,7 +119,12 @@ function sameBrowser(session: ConnectSessionRow, browserSecret: string | undefin
 }
 
 /** "Try again" on the recovery page: only from the browser the session is bound to, while it is pending. */
-export async function retryConsent(gateway: Gateway, sessionId: string, browserSecret: string | undefined, now = Date.now()): Promise<string> {
+export async function retryConsent(
+  gateway: Pick<Gateway, 'config' | 'db' | 'keyring' | 'catalog'>,
+  sessionId: string,
+  browserSecret: string | undefined,
+  now = Date.now(),
+): Promise<string> {
   const session = usable(await findConnectSessionById(gateway.db, sessionId), now);
   if (!sameBrowser(session, browserSecret)) throw linkProblem(OTHER_BROWSER);
   return startAttempt(gateway, session, browserSecret!, now);
@@ -129,7 +144,7 @@ function withCompletion(redirectUri: string, sessionId: string): string {
  * completed with it. Denial and failures leave the session pending for a retry.
  */
 export async function completeConsent(
-  gateway: Gateway,
+  gateway: Pick<Gateway, 'config' | 'db' | 'keyring' | 'catalog' | 'log'>,
   parameters: URLSearchParams,
   browserSecret: string | undefined,
   now = Date.now(),

@@ -69,7 +69,7 @@ export function presentConnectSession(row: ConnectSessionRow, now = Date.now()):
 }
 
 /** An OAuth2 provider of the catalog, or invalid_input naming `provider`. */
-export function oauthProvider(gateway: Gateway, slug: string): Provider & { auth: OAuth2Auth } {
+export function oauthProvider(gateway: Pick<Gateway, 'catalog'>, slug: string): Provider & { auth: OAuth2Auth } {
   const provider = gateway.catalog.providers.get(slug);
   if (!provider) throw invalidInput(`provider ${slug} is not in the catalog`, [{ name: 'provider', reason: 'unknown provider' }]);
   if (!isOAuth2(provider)) {
@@ -81,13 +81,13 @@ export function oauthProvider(gateway: Gateway, slug: string): Provider & { auth
 }
 
 /** Every scope the catalog names for a provider: its default scopes and those of its tasks. */
-export function catalogScopes(gateway: Gateway, provider: Provider & { auth: OAuth2Auth }): Set<string> {
+export function catalogScopes(gateway: Pick<Gateway, 'catalog'>, provider: Provider & { auth: OAuth2Auth }): Set<string> {
   const names = new Set(provider.auth.scopes);
   for (const task of gateway.catalog.tasks.values()) if (task.provider === provider.slug) task.scopes.forEach((s) => names.add(s));
   return names;
 }
 
-function checkScopes(gateway: Gateway, provider: Provider & { auth: OAuth2Auth }, requested: string[]): void {
+function checkScopes(gateway: Pick<Gateway, 'catalog'>, provider: Provider & { auth: OAuth2Auth }, requested: string[]): void {
   const known = catalogScopes(gateway, provider);
   const unknown = requested.filter((scope) => !known.has(scope));
   if (unknown.length) {
@@ -102,7 +102,7 @@ function checkScopes(gateway: Gateway, provider: Provider & { auth: OAuth2Auth }
  * The provider and the scopes a new session asks for, its redirect_uri checked. The OAuth client is
  * resolved now so a missing app is 409 oauth_app_required here rather than on the end user's screen.
  */
-async function sessionScopes(gateway: Gateway, organizationId: string, request: NewConnectSession) {
+async function sessionScopes(gateway: Pick<Gateway, 'db' | 'keyring' | 'catalog'>, organizationId: string, request: NewConnectSession) {
   const provider = oauthProvider(gateway, request.provider);
   const requested = request.scopes ?? [];
   checkScopes(gateway, provider, requested);
@@ -112,7 +112,7 @@ async function sessionScopes(gateway: Gateway, organizationId: string, request: 
   return { provider, scopes: [...new Set([...(client.scopes.length ? client.scopes : provider.auth.scopes), ...requested])] };
 }
 
-function linkUrl(gateway: Gateway, secret: string): string {
+function linkUrl(gateway: Pick<Gateway, 'config'>, secret: string): string {
   return `${gateway.config.server.public_url}/v1/hosted/connect/${secret}`;
 }
 
@@ -120,12 +120,12 @@ function linkUrl(gateway: Gateway, secret: string): string {
  * The secret of a link handed out in a run's error, derived from the session id with the service's
  * signing key: the link can be given again while only its hash is stored.
  */
-function derivedLinkSecret(gateway: Gateway, sessionId: string): string {
+function derivedLinkSecret(gateway: Pick<Gateway, 'keyring'>, sessionId: string): string {
   return `${CONNECT_LINK_PREFIX}${gateway.keyring.sign(`connect-link:${sessionId}`)}`;
 }
 
 async function insertSession(
-  gateway: Gateway,
+  gateway: Pick<Gateway, 'config' | 'db'>,
   organizationId: string,
   fields: { id: string; principal: string; provider: string; scopes: string[]; redirect_uri: string | null; secret: string },
   now: number,
@@ -148,7 +148,7 @@ async function insertSession(
 
 /** Creates a pending connect session and its single-use link (POST /v1/connect/sessions). Only the hash of the link's secret is stored. */
 export async function createConnectSession(
-  gateway: Gateway,
+  gateway: Pick<Gateway, 'config' | 'db' | 'keyring' | 'catalog'>,
   organizationId: string,
   request: NewConnectSession,
   now = Date.now(),
@@ -171,7 +171,12 @@ function sameScopes(held: string[], wanted: string[]): boolean {
  * The principal's open session for the same provider and scopes while it has at least half its lifetime
  * left, else a new one, so repeated failing runs do not make a session each.
  */
-async function reusableSession(gateway: Gateway, organizationId: string, request: NewConnectSession, now: number): Promise<ConnectSessionCreated> {
+async function reusableSession(
+  gateway: Pick<Gateway, 'config' | 'db' | 'keyring' | 'catalog'>,
+  organizationId: string,
+  request: NewConnectSession,
+  now: number,
+): Promise<ConnectSessionCreated> {
   const { provider, scopes } = await sessionScopes(gateway, organizationId, request);
   const halfLife = (gateway.config.connect.session_ttl_s * 1000) / 2;
   const open = await openConnectSessionsFor(gateway.db, organizationId, request.principal, provider.slug, now + halfLife);
@@ -194,7 +199,7 @@ async function reusableSession(gateway: Gateway, organizationId: string, request
 /** Look-ups in progress per database: concurrent failing runs of one principal wait for one session instead of each making one. */
 const sessionsInFlight = new WeakMap<Gateway['db'], Map<string, Promise<ConnectSessionCreated>>>();
 
-function singleFlight(gateway: Gateway, key: string, make: () => Promise<ConnectSessionCreated>): Promise<ConnectSessionCreated> {
+function singleFlight(gateway: Pick<Gateway, 'db'>, key: string, make: () => Promise<ConnectSessionCreated>): Promise<ConnectSessionCreated> {
   let inFlight = sessionsInFlight.get(gateway.db);
   if (!inFlight) sessionsInFlight.set(gateway.db, (inFlight = new Map()));
   const running = inFlight.get(key);
@@ -210,7 +215,7 @@ function singleFlight(gateway: Gateway, key: string, make: () => Promise<Connect
  * provider, no OAuth app).
  */
 export async function runConnectLink(
-  gateway: Gateway,
+  gateway: Pick<Gateway, 'config' | 'db' | 'keyring' | 'catalog'>,
   organizationId: string,
   principal: string,
   provider: Provider,
@@ -233,12 +238,12 @@ export async function runConnectLink(
 const ENDED_SESSION_RETENTION_MS = 7 * 86_400_000;
 
 /** Deletes the sessions that completed or expired more than 7 days ago; returns how many. */
-export function deleteEndedConnectSessions(gateway: Gateway, now = Date.now()): Promise<number> {
+export function deleteEndedConnectSessions(gateway: Pick<Gateway, 'db'>, now = Date.now()): Promise<number> {
   return deleteConnectSessionsEndedBefore(gateway.db, now - ENDED_SESSION_RETENTION_MS);
 }
 
 /** One session of the organization; `principal` set limits it to that principal's (tokens see only their own). */
-export async function getConnectSession(gateway: Gateway, organizationId: string, id: string, principal?: string): Promise<ConnectSessionView> {
+export async function getConnectSession(gateway: Pick<Gateway, 'db'>, organizationId: string, id: string, principal?: string): Promise<ConnectSessionView> {
   const row = await findConnectSession(gateway.db, organizationId, id);
   if (!row || (principal !== undefined && row.principal !== principal)) {
     throw new GatewayError('connect_session_not_found', `no connect session ${id} in this organization`);
@@ -247,7 +252,7 @@ export async function getConnectSession(gateway: Gateway, organizationId: string
 }
 
 export async function listConnectSessions(
-  gateway: Gateway,
+  gateway: Pick<Gateway, 'db'>,
   organizationId: string,
   filters: { cursor?: string; principal?: string; status?: ConnectSessionStatusFilter },
   now = Date.now(),

@@ -32,12 +32,12 @@ async function runBuiltin(plan: Plan): Promise<Attempt> {
 }
 
 /** The secret to send: a connection's is read (and renewed when its access token expired) just before the call. */
-async function secretFor(gateway: Gateway, plan: Plan): Promise<string> {
+async function secretFor(gateway: Pick<Gateway, 'config' | 'db' | 'keyring' | 'catalog'>, plan: Plan): Promise<string> {
   return plan.connection ? ensureFreshCredential(gateway, plan.connection) : plan.secret!;
 }
 
 /** Tries one route once. Never throws for what a provider does; the caller decides what the outcome means. */
-export async function attempt(gateway: Gateway, plan: Plan): Promise<Attempt> {
+export async function attempt(gateway: Pick<Gateway, 'config' | 'db' | 'keyring' | 'catalog'>, plan: Plan): Promise<Attempt> {
   if (plan.task.kind === 'utility') return runBuiltin(plan);
   const slug = plan.task.provider;
   const needsSecret = plan.identity !== 'anonymous';

@@ -24,7 +24,7 @@ export interface Plan extends Route {
 const ROUTE_UNUSABLE = new Set(['no_credential', 'connection_required']);
 
 interface Context {
-  gateway: Gateway;
+  gateway: Pick<Gateway, 'config' | 'db' | 'keyring' | 'catalog'>;
   organizationId: string;
   principal: string;
   request: RunRequest;
@@ -152,7 +152,14 @@ async function planFor(ctx: Context, requested: Task, route: Route, named: Conne
  * Any other credential problem (re-auth, scopes, ambiguity, a forbidden connection) is answered at once:
  * the caller must fix it, and the service does not quietly run elsewhere.
  */
-export async function planRoutes(gateway: Gateway, organizationId: string, principal: string, requested: Task, routes: Route[], request: RunRequest): Promise<Plan[]> {
+export async function planRoutes(
+  gateway: Pick<Gateway, 'config' | 'db' | 'keyring' | 'catalog'>,
+  organizationId: string,
+  principal: string,
+  requested: Task,
+  routes: Route[],
+  request: RunRequest,
+): Promise<Plan[]> {
   const ctx: Context = { gateway, organizationId, principal, request };
   let named: ConnectionRow | undefined;
   if (request.connectionId !== undefined) {

@@ -17,12 +17,12 @@ function zeroRetention(route: Route): boolean {
 }
 
 /** A route whose schema rejects the input cannot do this job; its defaults are filled on a copy. */
-function alternative(gateway: Gateway, task: Task, input: Record<string, unknown>): Route | null {
+function alternative(gateway: Pick<Gateway, 'catalog'>, task: Task, input: Record<string, unknown>): Route | null {
   const own = structuredClone(input);
   return taskInputProblems(task, own).length ? null : { task, provider: gateway.catalog.providers.get(task.provider), input: own };
 }
 
-async function sortKey(gateway: Gateway, route: Route, sort: NonNullable<RunRequest['sort']>): Promise<number> {
+async function sortKey(gateway: Pick<Gateway, 'db'>, route: Route, sort: NonNullable<RunRequest['sort']>): Promise<number> {
   if (sort === 'cost') return route.task.price_micros;
   const stats = await routeStats(gateway, route.task.id);
   // Routes never observed go after those with a record.
@@ -38,7 +38,12 @@ async function sortKey(gateway: Gateway, route: Route, sort: NonNullable<RunRequ
  * by price, observed median latency or observed hit rate (stable, so ties keep the default order), and
  * `svc-order` puts the named providers first in its order.
  */
-export async function chooseRoutes(gateway: Gateway, task: Task, input: Record<string, unknown>, request: RunRequest): Promise<Route[]> {
+export async function chooseRoutes(
+  gateway: Pick<Gateway, 'db' | 'catalog'>,
+  task: Task,
+  input: Record<string, unknown>,
+  request: RunRequest,
+): Promise<Route[]> {
   let routes: Route[] = [{ task, provider: gateway.catalog.providers.get(task.provider), input }];
   if (task.kind !== 'account') {
     for (const other of gateway.catalog.tasksForCapability(task.capability)) {

@@ -48,7 +48,7 @@ interface CallContext {
   upstreamMs: number;
 }
 
-function taskToRun(gateway: Gateway, request: RunRequest): Task {
+function taskToRun(gateway: Pick<Gateway, 'catalog'>, request: RunRequest): Task {
   const task = gateway.catalog.tasks.get(request.taskId);
   if (!task) throw new GatewayError('task_not_found', `no task ${request.taskId} in the catalog`);
   if (task.status === 'retired') throw new GatewayError('task_retired', `task ${task.id} is retired; find another with POST /v1/discover`);
@@ -187,7 +187,7 @@ async function perform(ctx: CallContext, routes: Route[], plans: Plan[]): Promis
   const first = plans[0];
   await Promise.all([
     insertCall(gateway.db, callRow(ctx, callId, first.task, now, { identity: first.identity, connection_id: first.connection?.id ?? null }), true),
-    recordPrincipalActivity(gateway.db, caller.organization.id, ctx.principal, now),
+    recordPrincipalActivity(gateway, caller.organization.id, ctx.principal, now),
   ]);
   const failures = new Map<Task, string>();
   let customerFaulted = false;
@@ -285,7 +285,7 @@ export async function runTask(gateway: Gateway, caller: Caller, request: RunRequ
  * What makes two runs the same request: everything asked, the svc-credential only as a keyed MAC, so a
  * repeat with another credential is another request and never receives the answer the first one got.
  */
-function requestFingerprint(gateway: Gateway, request: RunRequest, principal: string) {
+function requestFingerprint(gateway: Pick<Gateway, 'keyring'>, request: RunRequest, principal: string) {
   const { credential, idempotencyKey, principal: _header, receiptPrincipal: _body, ...asked } = request;
   return { ...asked, principal, credential: credential === undefined ? null : gateway.keyring.sign(`svc-credential:${credential}`) };
 }

@@ -12,7 +12,7 @@ const WINDOW_MS = 60 * 60 * 1000;
 const SAMPLE = 200;
 const CACHE_MS = 5_000;
 
-const caches = new WeakMap<Gateway, Map<string, { at: number; stats: RouteStats }>>();
+const caches = new WeakMap<Pick<Gateway, 'db'>, Map<string, { at: number; stats: RouteStats }>>();
 
 function median(values: number[]): number | null {
   if (!values.length) return null;
@@ -21,7 +21,7 @@ function median(values: number[]): number | null {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
-export async function routeStats(gateway: Gateway, taskId: string, now = Date.now()): Promise<RouteStats> {
+export async function routeStats(gateway: Pick<Gateway, 'db'>, taskId: string, now = Date.now()): Promise<RouteStats> {
   let cache = caches.get(gateway);
   if (!cache) caches.set(gateway, (cache = new Map()));
   const cached = cache.get(taskId);

@@ -11,7 +11,7 @@ const SWEEP_EVERY_MS = 60_000;
  * becomes a `fault` (charged 0), and its idempotency claim is released so a retry can run. The margin
  * keeps a sibling instance's live calls (several `serve` processes on one database) untouched.
  */
-export async function sweepPendingCalls(gateway: Gateway, now = Date.now()): Promise<number> {
+export async function sweepPendingCalls(gateway: Pick<Gateway, 'config' | 'db' | 'log'>, now = Date.now()): Promise<number> {
   const staleBefore = now - gateway.config.upstream.timeout_ms - SWEEP_EVERY_MS;
   const [calls] = await Promise.all([
     faultStalePendingCalls(gateway.db, staleBefore, now),

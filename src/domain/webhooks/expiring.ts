@@ -12,7 +12,7 @@ const BATCH = 200;
  * Only an OAuth2 credential that carries a refresh token can outlive its access token's expiry; one
  * the keyring cannot read cannot be refreshed either.
  */
-function refreshable(gateway: Gateway, sealed: string): boolean {
+function refreshable(gateway: Pick<Gateway, 'keyring'>, sealed: string): boolean {
   try {
     const credential = openCredential(gateway.keyring, sealed);
     return credential.type === 'oauth2' && Boolean(credential.refresh_token);
@@ -26,7 +26,7 @@ function refreshable(gateway: Gateway, sealed: string): boolean {
  * webhooks.expiring_horizon_s and cannot be refreshed, once per connection and expiry: a renewed
  * credential with a new expiry is examined afresh. Returns how many events it emitted.
  */
-export async function scanExpiringCredentials(gateway: Gateway, now = Date.now()): Promise<number> {
+export async function scanExpiringCredentials(gateway: Pick<Gateway, 'config' | 'db' | 'keyring'>, now = Date.now()): Promise<number> {
   const { db } = gateway;
   const until = now + gateway.config.webhooks.expiring_horizon_s * 1000;
   let emitted = 0;

@@ -1,4 +1,3 @@
-import type { Database } from '../../db/database.js';
 import { deleteWebhookRow, findLiveWebhook, insertWebhookWithinCap, listLiveWebhooks, type WebhookSummaryRow } from '../../db/repos/webhooks.js';
 import { listRecentDeliveries, type DeliveryListRow } from '../../db/repos/webhook-deliveries.js';
 import { GatewayError, invalidInput } from '../errors.js';
@@ -59,7 +58,7 @@ function presentDelivery(row: DeliveryListRow): WebhookDelivery {
  * Registers a webhook after checking its target (422 webhook_target_refused) and the organization's
  * cap (409 webhook_limit_reached). The secret is stored encrypted and returned only here.
  */
-export async function createWebhook(gateway: Gateway, organizationId: string, rawUrl: string): Promise<WebhookCreated> {
+export async function createWebhook(gateway: Pick<Gateway, 'config' | 'db' | 'keyring'>, organizationId: string, rawUrl: string): Promise<WebhookCreated> {
   const { webhooks } = gateway.config;
   const url = await checkTarget(rawUrl, webhooks.allow_private_targets).catch((error: unknown) => {
     if (error instanceof InputRefused) throw invalidInput(error.message, error.problems);
@@ -78,8 +77,8 @@ export async function createWebhook(gateway: Gateway, organizationId: string, ra
   return { ...presentWebhook(row), secret };
 }
 
-export async function listWebhooks(db: Database, organizationId: string): Promise<Webhook[]> {
-  return (await listLiveWebhooks(db, organizationId)).map(presentWebhook);
+export async function listWebhooks(gateway: Pick<Gateway, 'db'>, organizationId: string): Promise<Webhook[]> {
+  return (await listLiveWebhooks(gateway.db, organizationId)).map(presentWebhook);
 }
 
 function notFound(id: string): GatewayError {
@@ -87,14 +86,14 @@ function notFound(id: string): GatewayError {
 }
 
 /** Deletes a webhook; its pending deliveries end as failed and are never sent. */
-export async function deleteWebhook(db: Database, organizationId: string, id: string): Promise<Webhook> {
-  const row = await deleteWebhookRow(db, organizationId, id, Date.now());
+export async function deleteWebhook(gateway: Pick<Gateway, 'db'>, organizationId: string, id: string): Promise<Webhook> {
+  const row = await deleteWebhookRow(gateway.db, organizationId, id, Date.now());
   if (!row) throw notFound(id);
   return presentWebhook(row);
 }
 
 /** The webhook's most recent deliveries (at most DELIVERIES_SHOWN), newest first. */
-export async function listDeliveries(db: Database, organizationId: string, webhookId: string): Promise<WebhookDelivery[]> {
-  if (!(await findLiveWebhook(db, organizationId, webhookId))) throw notFound(webhookId);
-  return (await listRecentDeliveries(db, webhookId, DELIVERIES_SHOWN)).map(presentDelivery);
+export async function listDeliveries(gateway: Pick<Gateway, 'db'>, organizationId: string, webhookId: string): Promise<WebhookDelivery[]> {
+  if (!(await findLiveWebhook(gateway.db, organizationId, webhookId))) throw notFound(webhookId);
+  return (await listRecentDeliveries(gateway.db, webhookId, DELIVERIES_SHOWN)).map(presentDelivery);
 }

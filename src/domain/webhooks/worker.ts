@@ -33,7 +33,7 @@ interface Outcome {
  * schedule.ts, honouring Retry-After, until webhooks.max_attempts, then failed). Stopping it stops
  * claiming and waits for the attempts in flight, each bounded by webhooks.timeout_ms.
  */
-export function startDeliveryWorker(gateway: Gateway): { stop(): Promise<void> } {
+export function startDeliveryWorker(gateway: Pick<Gateway, 'config' | 'db' | 'keyring' | 'log' | 'observer'>): { stop(): Promise<void> } {
   const { db, keyring, log } = gateway;
   const settings = gateway.config.webhooks;
   // Every address connected to is checked again (DNS may have changed since registration); a 3xx is a failed attempt.
@@ -153,7 +153,7 @@ export function startDeliveryWorker(gateway: Gateway): { stop(): Promise<void> }
 }
 
 /** Deliveries waiting for an attempt (due now or later), for the operator's metrics. */
-export function waitingDeliveries(gateway: Gateway): Promise<number> {
+export function waitingDeliveries(gateway: Pick<Gateway, 'db'>): Promise<number> {
   return countWaitingDeliveries(gateway.db);
 }
 

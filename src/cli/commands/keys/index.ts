@@ -13,7 +13,7 @@ const create = new Command('create')
   .option('--json', 'print {id, key, role}')
   .action(
     action(async (options: CommonOptions & { role: Role; name?: string }, command: Command) => {
-      const key = await withOrganization(command, options, (gateway, org) => createApiKey(gateway.db, org.id, options.role, options.name));
+      const key = await withOrganization(command, options, (gateway, org) => createApiKey(gateway, org.id, options.role, options.name));
       print(!!options.json, { id: key.id, key: key.key, role: key.role }, () =>
         `created ${key.role} key ${key.id}; store it now, it is not shown again:\n${key.key}`,
       );
@@ -26,7 +26,7 @@ const list = new Command('list')
   .option('--json', 'print {keys}')
   .action(
     action(async (options: CommonOptions, command: Command) => {
-      const keys = await withOrganization(command, options, (gateway, org) => listApiKeys(gateway.db, org.id));
+      const keys = await withOrganization(command, options, (gateway, org) => listApiKeys(gateway, org.id));
       print(!!options.json, { keys }, () => keys);
     }),
   );
@@ -38,7 +38,7 @@ const revoke = new Command('revoke')
   .option('--json', 'print {id, revoked}')
   .action(
     action(async (id: string, options: CommonOptions, command: Command) => {
-      await withOrganization(command, options, (gateway, org) => revokeApiKey(gateway.db, org.id, id)).catch(notFoundAsFailure);
+      await withOrganization(command, options, (gateway, org) => revokeApiKey(gateway, org.id, id)).catch(notFoundAsFailure);
       print(!!options.json, { id, revoked: true }, () => `revoked key ${id}`);
     }),
   );

@@ -17,7 +17,7 @@ const create = new Command('create')
   .option('--json', 'print {id, name}')
   .action(
     action(async (name: string, options: { json?: boolean }, command: Command) => {
-      const org = await withGateway(command, (gateway) => createOrganization(gateway.db, name));
+      const org = await withGateway(command, (gateway) => createOrganization(gateway, name));
       print(!!options.json, { id: org.id, name: org.name }, () => `created organization ${org.name} (${org.id})`);
     }),
   );
@@ -27,7 +27,7 @@ const list = new Command('list')
   .option('--json', 'print {organizations}')
   .action(
     action(async (options: { json?: boolean }, command: Command) => {
-      const orgs = await withGateway(command, (gateway) => listOrganizations(gateway.db));
+      const orgs = await withGateway(command, (gateway) => listOrganizations(gateway));
       print(!!options.json, { organizations: orgs }, () => orgs.map(row));
     }),
   );
@@ -39,7 +39,7 @@ function statusCommand(name: 'suspend' | 'resume', status: 'suspended' | 'active
     .option('--json', 'print the organization')
     .action(
       action(async (orgName: string, options: { json?: boolean }, command: Command) => {
-        const org = await withGateway(command, (gateway) => setOrganizationStatus(gateway.db, orgName, status));
+        const org = await withGateway(command, (gateway) => setOrganizationStatus(gateway, orgName, status));
         print(!!options.json, org, () => `organization ${org.name} is ${org.status}`);
       }),
     );
@@ -55,8 +55,8 @@ const origins = new Command('origins')
     action(async (orgName: string, given: string[], options: { json?: boolean; clear?: boolean }, command: Command) => {
       const org = await withGateway(command, async (gateway) =>
         given.length || options.clear
-          ? setTrustedOrigins(gateway.db, orgName, given)
-          : presentOrganization(await resolveOrganization(gateway.db, orgName)),
+          ? setTrustedOrigins(gateway, orgName, given)
+          : presentOrganization(await resolveOrganization(gateway, orgName)),
       );
       print(!!options.json, org, () => (org.trusted_origins.length ? org.trusted_origins.join('\n') : '(no trusted origins)'));
     }),

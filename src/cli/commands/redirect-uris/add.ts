@@ -14,6 +14,6 @@ export const add = new Command('add')
   .action(
     action(async (uri: string, options: CommonOptions, command: Command) => {
       checkInput(command, redirectAllowlist, { redirect_uris: [uri] }, { redirect_uris: 'uri' });
-      printAllowlist(!!options.json, await withOrganization(command, options, (gateway, org) => addRedirectUri(gateway.db, org.id, uri)));
+      printAllowlist(!!options.json, await withOrganization(command, options, (gateway, org) => addRedirectUri(gateway, org.id, uri)));
     }),
   );

@@ -10,6 +10,6 @@ export const list = new Command('list')
   .option('--json', 'print {redirect_uris}')
   .action(
     action(async (options: CommonOptions, command: Command) => {
-      printAllowlist(!!options.json, await withOrganization(command, options, (gateway, org) => getRedirectAllowlist(gateway.db, org.id)));
+      printAllowlist(!!options.json, await withOrganization(command, options, (gateway, org) => getRedirectAllowlist(gateway, org.id)));
     }),
   );

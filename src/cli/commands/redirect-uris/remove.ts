@@ -14,7 +14,7 @@ export const remove = new Command('remove')
   .action(
     action(async (uri: string, options: CommonOptions, command: Command) => {
       checkInput(command, redirectAllowlist, { redirect_uris: [uri] }, { redirect_uris: 'uri' });
-      const allowlist = await withOrganization(command, options, (gateway, org) => removeRedirectUri(gateway.db, org.id, uri)).catch(notFoundAsFailure);
+      const allowlist = await withOrganization(command, options, (gateway, org) => removeRedirectUri(gateway, org.id, uri)).catch(notFoundAsFailure);
       printAllowlist(!!options.json, allowlist);
     }),
   );

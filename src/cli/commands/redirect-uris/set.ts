@@ -14,6 +14,6 @@ export const set = new Command('set')
   .action(
     action(async (uris: string[], options: CommonOptions, command: Command) => {
       const { redirect_uris } = checkInput(command, redirectAllowlist, { redirect_uris: uris }, { redirect_uris: 'uris...' });
-      printAllowlist(!!options.json, await withOrganization(command, options, (gateway, org) => setRedirectAllowlist(gateway.db, org.id, redirect_uris)));
+      printAllowlist(!!options.json, await withOrganization(command, options, (gateway, org) => setRedirectAllowlist(gateway, org.id, redirect_uris)));
     }),
   );

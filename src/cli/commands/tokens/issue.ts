@@ -20,7 +20,7 @@ export const issue = new Command('issue')
   .action(
     action(async (options: CommonOptions & { principal: string; expiresIn: number }, command: Command) => {
       const request = checkInput(command, newUserBoundToken, { principal: options.principal, expires_in: options.expiresIn });
-      const token = await withOrganization(command, options, (gateway, org) => issueUserToken(gateway.db, org.id, request, CLI_ISSUER));
+      const token = await withOrganization(command, options, (gateway, org) => issueUserToken(gateway, org.id, request, CLI_ISSUER));
       print(!!options.json, token, () =>
         `issued token ${token.id} for ${token.principal}, valid until ${token.expires_at}; it is not shown again:\n${token.token}`,
       );

@@ -14,7 +14,7 @@ export const list = new Command('list')
         const all: HeldUserBoundToken[] = [];
         let cursor: string | undefined;
         do {
-          const page = await listHeldTokens(gateway.db, org.id, cursor);
+          const page = await listHeldTokens(gateway, org.id, cursor);
           all.push(...page.tokens);
           cursor = page.next_cursor ?? undefined;
         } while (cursor);

@@ -14,7 +14,7 @@ export const revoke = new Command('revoke')
   .action(
     action(async (id: string, options: CommonOptions, command: Command) => {
       checkInput(command, fields.idParams(), { id });
-      await withOrganization(command, options, (gateway, org) => revokeUserToken(gateway.db, org.id, id));
+      await withOrganization(command, options, (gateway, org) => revokeUserToken(gateway, org.id, id));
       print(!!options.json, { id, revoked: true }, () => `revoked token ${id}`);
     }),
   );

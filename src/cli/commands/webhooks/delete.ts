@@ -14,7 +14,7 @@ export const deleteCommand = new Command('delete')
   .action(
     action(async (id: string, options: CommonOptions, command: Command) => {
       checkInput(command, fields.idParams(), { id });
-      const webhook = await withOrganization(command, options, (gateway, org) => deleteWebhook(gateway.db, org.id, id));
+      const webhook = await withOrganization(command, options, (gateway, org) => deleteWebhook(gateway, org.id, id));
       print(!!options.json, webhook, () => `deleted webhook ${webhook.id} (${webhook.url})`);
     }),
   );

@@ -14,7 +14,7 @@ export const deliveries = new Command('deliveries')
   .action(
     action(async (id: string, options: CommonOptions, command: Command) => {
       checkInput(command, fields.idParams(), { id });
-      const found = await withOrganization(command, options, (gateway, org) => listDeliveries(gateway.db, org.id, id));
+      const found = await withOrganization(command, options, (gateway, org) => listDeliveries(gateway, org.id, id));
       print(!!options.json, { deliveries: found }, () =>
         found.map((d) => ({ id: d.id, event: d.event, state: d.state, attempts: d.attempts, last_status: d.last_status, last_error: d.last_error, updated_at: d.updated_at })),
       );

@@ -10,7 +10,7 @@ export const list = new Command('list')
   .option('--json', 'print {webhooks}')
   .action(
     action(async (options: CommonOptions, command: Command) => {
-      const webhooks = await withOrganization(command, options, (gateway, org) => listWebhooks(gateway.db, org.id));
+      const webhooks = await withOrganization(command, options, (gateway, org) => listWebhooks(gateway, org.id));
       print(!!options.json, { webhooks }, () => webhooks);
     }),
   );

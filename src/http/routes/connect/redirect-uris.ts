@@ -10,7 +10,7 @@ export const getRedirectUris = (gateway: Gateway): ServerRoute => operation({
   method: 'GET',
   path: '/v1/connect/redirect-uris',
   options: { response: answers({ 200: records.redirectAllowlist }) },
-  handler: (request) => getRedirectAllowlist(gateway.db, callerOf(request).organization.id),
+  handler: (request) => getRedirectAllowlist(gateway, callerOf(request).organization.id),
 });
 
 export const putRedirectUris = (gateway: Gateway): ServerRoute => operation({
@@ -24,5 +24,5 @@ export const putRedirectUris = (gateway: Gateway): ServerRoute => operation({
     },
   },
   handler: (request) =>
-    setRedirectAllowlist(gateway.db, callerOf(request).organization.id, request.payload.redirect_uris),
+    setRedirectAllowlist(gateway, callerOf(request).organization.id, request.payload.redirect_uris),
 });

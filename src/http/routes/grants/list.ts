@@ -21,5 +21,5 @@ export const listGrantsRoute = (gateway: Gateway): ServerRoute => operation({
     },
   },
   handler: (request) =>
-    listGrants(gateway.db, callerOf(request).organization.id, request.query),
+    listGrants(gateway, callerOf(request).organization.id, request.query),
 });

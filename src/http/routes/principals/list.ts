@@ -20,5 +20,5 @@ export const listPrincipalsRoute = (gateway: Gateway): ServerRoute => operation(
       }),
     },
   },
-  handler: (request) => listPrincipals(gateway.db, callerOf(request).organization.id, request.query),
+  handler: (request) => listPrincipals(gateway, callerOf(request).organization.id, request.query),
 });

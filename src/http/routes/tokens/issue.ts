@@ -18,7 +18,7 @@ export const issueToken = (gateway: Gateway) =>
   },
   async handler(request, h) {
     const caller = callerOf(request);
-    const token = await issueUserToken(gateway.db, caller.organization.id, request.payload, caller.credentialId);
+    const token = await issueUserToken(gateway, caller.organization.id, request.payload, caller.credentialId);
     return h.response(token).code(201);
   },
   });

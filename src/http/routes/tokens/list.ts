@@ -10,5 +10,5 @@ export const listTokens = (gateway: Gateway): ServerRoute => operation({
   method: 'GET',
   path: '/v1/tokens',
   options: { response: answers({ 200: records.heldTokens }), validate: { query: fields.pageQuery() } },
-  handler: (request) => listHeldTokens(gateway.db, callerOf(request).organization.id, request.query.cursor),
+  handler: (request) => listHeldTokens(gateway, callerOf(request).organization.id, request.query.cursor),
 });

@@ -11,7 +11,7 @@ export const revokeToken = (gateway: Gateway): ServerRoute => operation({
   path: '/v1/tokens/{id}',
   options: { response: answers({ 204: records.empty }), plugins: { openapi: { errors: ['token_not_found'] } }, validate: { params: fields.idParams() } },
   async handler(request, h) {
-    await revokeUserToken(gateway.db, callerOf(request).organization.id, request.params.id);
+    await revokeUserToken(gateway, callerOf(request).organization.id, request.params.id);
     return h.response().code(204);
   },
 });

@@ -14,5 +14,5 @@ export const deleteWebhookRoute = (gateway: Gateway): ServerRoute => operation({
     plugins: { gateway: { role: 'admin' }, openapi: { errors: ['webhook_not_found'] } },
     validate: { params: fields.idParams() },
   },
-  handler: (request) => deleteWebhook(gateway.db, callerOf(request).organization.id, request.params.id),
+  handler: (request) => deleteWebhook(gateway, callerOf(request).organization.id, request.params.id),
 });

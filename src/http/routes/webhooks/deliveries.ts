@@ -11,6 +11,6 @@ export const listDeliveriesRoute = (gateway: Gateway): ServerRoute => operation(
   path: '/v1/webhooks/{id}/deliveries',
   options: { response: answers({ 200: records.webhookDeliveryList }), plugins: { openapi: { errors: ['webhook_not_found'] } }, validate: { params: fields.idParams() } },
   handler: async (request) => ({
-    deliveries: await listDeliveries(gateway.db, callerOf(request).organization.id, request.params.id),
+    deliveries: await listDeliveries(gateway, callerOf(request).organization.id, request.params.id),
   }),
 });

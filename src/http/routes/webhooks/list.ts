@@ -8,5 +8,5 @@ export const listWebhooksRoute = (gateway: Gateway): ServerRoute => ({
   method: 'GET',
   path: '/v1/webhooks',
   options: { response: answers({ 200: records.webhookList }) },
-  handler: async (request) => ({ webhooks: await listWebhooks(gateway.db, callerOf(request).organization.id) }),
+  handler: async (request) => ({ webhooks: await listWebhooks(gateway, callerOf(request).organization.id) }),
 });
