@@ -232,9 +232,11 @@ describe('discovery engine', () => {
     const first = (job: string) => rank(builtin, job, 5).candidates[0]?.task;
 
     it('qualifies nothing for a job whose action no task performs, even when its other words appear', () => {
-      for (const job of ['unclog the kitchen sink', 'reserve a hotel room in Rome', 'book a massage for tomorrow', 'sell my old bike']) {
+      for (const job of ['unclog the kitchen sink', 'reserve a hotel room in Rome', 'book a massage for tomorrow', 'sell my old bike', 'evolve my Charmander in Pokémon Go']) {
         expect(rank(builtin, job, 5).candidates, job).to.deep.equal([]);
       }
+      // In a question the verb describes: the species task reads what a Pokémon evolves into.
+      expect(first('what does eevee evolve into')?.id).to.equal('pokeapi.pokemon.species');
       // "book" is a word of book tasks and of adding a calendar event, "tomorrow" of forecasts: close, not candidates.
       const { nearMisses } = rank(builtin, 'book a massage for tomorrow', 5);
       expect(nearMisses.length).to.be.within(1, NEAR_MISSES);

@@ -82,7 +82,7 @@ export const ACTION_VERBS = [
   'apply', 'enroll', 'enrol', 'donate', 'bet', 'vote', 'deliver', 'ship', 'collect',
   'fly', 'travel', 'ride', 'hail', 'meditate', 'teach', 'sing', 'dance',
   'log', 'shop', 'dye', 'shave', 'rebook', 'reschedule', 'checkout',
-  'refill', 'dial', 'stream', 'scan', 'fax', 'sew', 'knit', 'identify', 'recognize', 'recognise', 'diagnose', 'reverse',
+  'refill', 'dial', 'stream', 'scan', 'fax', 'sew', 'knit', 'identify', 'recognize', 'recognise', 'diagnose', 'reverse', 'evolve',
 ];
 
 /**
@@ -172,7 +172,7 @@ export const IMPLIED_VERBS: Record<string, string> = {
   tweet: 'post',
   file: 'create',
   raise: 'create',
-  jot: 'write',
+  jot: 'add',
   tick: 'complete',
 };
 
