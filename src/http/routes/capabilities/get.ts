@@ -5,7 +5,7 @@ import type { Gateway } from '../../../domain/gateway.js';
 import { actingPrincipal } from '../../../domain/principals.js';
 import { callerOf } from '../../auth.js';
 import { fields } from '../../../domain/contracts/fields.js';
-import { headers } from '../../headers.js';
+import { principalHeader } from '../../headers.js';
 import { operation } from '../../operation.js';
 import { answers, records } from '../../records.js';
 
@@ -18,11 +18,11 @@ export const getCapabilityRoute = (gateway: Gateway): ServerRoute => operation({
     plugins: { gateway: { userTokens: true }, openapi: { errors: ['capability_not_found'] } },
     validate: {
       params: fields.idParams(),
-      headers: headers({ 'svc-principal': fields.principal() }),
+      headers: principalHeader(),
     },
   },
   handler(request) {
-    actingPrincipal(callerOf(request), request.headers['svc-principal'] as string | undefined);
+    actingPrincipal(callerOf(request), request.headers['svc-principal']);
     const capability = findCapability(gateway.catalog, request.params.id);
     return { id: capability.id, tasks: capability.tasks.map(presentTaskSummary) };
   },

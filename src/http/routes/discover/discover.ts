@@ -4,7 +4,7 @@ import { discover as discoverTasks } from '../../../domain/discovery/discover.js
 import type { Gateway } from '../../../domain/gateway.js';
 import { callerOf } from '../../auth.js';
 import { fields } from '../../../domain/contracts/fields.js';
-import { headers } from '../../headers.js';
+import { principalHeader } from '../../headers.js';
 import { answers, records } from '../../records.js';
 import { operation } from '../../operation.js';
 
@@ -24,12 +24,12 @@ export const discover = (gateway: Gateway): ServerRoute => operation({
     response: answers({ 200: records.discovery }),
     plugins: { gateway: { userTokens: true } },
     validate: {
-      headers: headers({ 'svc-principal': fields.principal() }),
+      headers: principalHeader(),
       payload: Joi.object<{ task: string; limit: number }>(discoverFields).required(),
     },
   },
   handler: (request) => {
     const { task, limit } = request.payload;
-    return discoverTasks(gateway, callerOf(request), { task, limit, principal: request.headers['svc-principal'] as string | undefined });
+    return discoverTasks(gateway, callerOf(request), { task, limit, principal: request.headers['svc-principal'] });
   },
 });

@@ -101,13 +101,12 @@ const mcpPost = (gateway: Gateway, corsRequestHeaders: string[]): ServerRoute =>
     async handler(request, h) {
       const exchange = exchangeFor(request.query.tasks);
       const authInfo = callAuthInfo({
-        context: { gateway, caller: callerOf(request), header: (name) => request.headers[name] as string | undefined },
+        context: { gateway, caller: callerOf(request), headers: request.headers },
         onFault: (error) => {
           request.app.faulted = { name: (error as Error)?.name ?? 'Error' };
         },
       });
-      const accept = request.headers.accept as string | undefined;
-      const version = request.headers['mcp-protocol-version'] as string | undefined;
+      const { accept, 'mcp-protocol-version': version } = request.headers;
       const answer = accept === undefined || TAKES_JSON.test(accept) ? await answerMessages(exchange, request.payload, version, authInfo) : NOT_ACCEPTABLE;
       return answer.body === undefined ? h.response().code(answer.status) : h.response(answer.body as object).code(answer.status);
     },

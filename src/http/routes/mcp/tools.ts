@@ -14,13 +14,13 @@ import { USD_DECIMAL } from '../../../domain/run/request.js';
 import { runTask } from '../../../domain/run/run.js';
 import { fields } from '../../../domain/contracts/fields.js';
 import { discoverFields } from '../discover/discover.js';
-import { runRequest } from '../tasks/run.js';
+import { runRequest, type RunHeaders } from '../tasks/run.js';
 
 /** What a tool call knows of the HTTP request it came in: the caller and its (validated) run headers. */
 export interface ToolContext {
   gateway: Gateway;
   caller: Caller;
-  header(name: string): string | undefined;
+  headers: RunHeaders;
 }
 
 export interface Tool {
@@ -53,8 +53,8 @@ const taskId = () => fields.pathId().description('a task id from discover_tasks,
  * A run counts against the whole run budget before anything else, whatever it answers (bad arguments
  * included), as a REST run does: as the token's own principal, else the one svc-principal names.
  */
-async function countRun({ gateway, caller, header }: ToolContext): Promise<void> {
-  await consumeRunLimits(gateway, caller, caller.kind === 'user_token' ? caller.principal! : header('svc-principal'));
+async function countRun({ gateway, caller, headers }: ToolContext): Promise<void> {
+  await consumeRunLimits(gateway, caller, caller.kind === 'user_token' ? caller.principal! : headers['svc-principal']);
 }
 
 /** A tool whose arguments are a joi schema: the same schema checks a call and, as JSON Schema, is the listed inputSchema. */
@@ -105,15 +105,18 @@ interface RunArguments {
  */
 async function run(context: ToolContext, args: RunArguments): Promise<Record<string, unknown>> {
   const routing = args.routing ?? {};
-  const given: Record<string, string | undefined> = {
-    'svc-only': routing.only?.join(','),
-    'svc-order': routing.order?.join(','),
-    'svc-sort': routing.sort,
-    'svc-max-cost': routing.max_cost,
-    'svc-zero-retention': routing.zero_retention === undefined ? undefined : String(routing.zero_retention),
-    'idempotency-key': args.idempotency_key,
+  const { headers } = context;
+  const zeroRetention = routing.zero_retention;
+  const withRouting: RunHeaders = {
+    ...headers,
+    'svc-only': routing.only?.join(',') ?? headers['svc-only'],
+    'svc-order': routing.order?.join(',') ?? headers['svc-order'],
+    'svc-sort': routing.sort ?? headers['svc-sort'],
+    'svc-max-cost': routing.max_cost ?? headers['svc-max-cost'],
+    'svc-zero-retention': zeroRetention === undefined ? headers['svc-zero-retention'] : zeroRetention ? 'true' : 'false',
+    'idempotency-key': args.idempotency_key ?? headers['idempotency-key'],
   };
-  const answer = await runTask(context.gateway, context.caller, runRequest(args.task_id, args.input, (name) => given[name] ?? context.header(name)));
+  const answer = await runTask(context.gateway, context.caller, runRequest(args.task_id, args.input, withRouting));
   return { ...answer.run };
 }
 
@@ -127,7 +130,7 @@ const discoverTasks = toolWithArguments<{ job: string; limit: number }>({
     job: discoverFields.task.description('the job in plain words, e.g. "current weather in Paris"'),
     limit: discoverFields.limit.description('how many candidates at most'),
   }),
-  call: async ({ gateway, caller, header }, { job, limit }) => ({ ...(await discover(gateway, caller, { task: job, limit, principal: header('svc-principal') })) }),
+  call: async ({ gateway, caller, headers }, { job, limit }) => ({ ...(await discover(gateway, caller, { task: job, limit, principal: headers['svc-principal'] })) }),
 });
 
 const describeTask = toolWithArguments<{ task_id: string }>({
@@ -137,8 +140,8 @@ const describeTask = toolWithArguments<{ task_id: string }>({
     "Show a task's input schema, price, scopes and credential needs, and ready: whether it can run now for this user; call it before running a task you have not used yet.",
   annotations: { readOnlyHint: true },
   arguments: Joi.object({ task_id: taskId().required() }),
-  async call({ gateway, caller, header }, { task_id: id }) {
-    const principal = actingPrincipal(caller, header('svc-principal'));
+  async call({ gateway, caller, headers }, { task_id: id }) {
+    const principal = actingPrincipal(caller, headers['svc-principal']);
     const task = findActiveTask(gateway.catalog, id);
     const ready = await readiness(gateway, caller.organization.id, principal, [task]);
     return { ...presentTask(task, findProvider(gateway.catalog, task.provider)), ready: ready.get(task.id) };

@@ -5,8 +5,7 @@ import { presentTaskSummary } from '../../../domain/catalog/present.js';
 import type { Gateway } from '../../../domain/gateway.js';
 import { actingPrincipal } from '../../../domain/principals.js';
 import { callerOf } from '../../auth.js';
-import { fields } from '../../../domain/contracts/fields.js';
-import { headers } from '../../headers.js';
+import { principalHeader } from '../../headers.js';
 import { operation } from '../../operation.js';
 import { answers, records } from '../../records.js';
 
@@ -17,12 +16,12 @@ export const listTasksRoute = (gateway: Gateway): ServerRoute => operation({
     response: answers({ 200: records.taskPage }),
     plugins: { gateway: { userTokens: true } },
     validate: {
-      headers: headers({ 'svc-principal': fields.principal() }),
+      headers: principalHeader(),
       query: taskQuery,
     },
   },
   handler(request) {
-    actingPrincipal(callerOf(request), request.headers['svc-principal'] as string | undefined);
+    actingPrincipal(callerOf(request), request.headers['svc-principal']);
     const { cursor, ...filters } = request.query;
     const page = listTasks(gateway.catalog, filters, cursor);
     return { tasks: page.items.map(presentTaskSummary), next_cursor: page.next_cursor };

@@ -14,8 +14,26 @@ import { operation } from '../../operation.js';
 const providerList = () =>
   fields.text(1000).pattern(/^\s*[a-z0-9-]+(\s*,\s*[a-z0-9-]+)*\s*$/).messages({ 'string.pattern.base': '{{#label}} must be a comma list of provider slugs' });
 
-/** The run headers (docs/api.md; the MCP endpoint takes them too). */
-export const runHeaders = headers({
+/** The run headers as a handler reads them, once runHeaders accepted them. */
+export interface RunHeaders {
+  [name: string]: string | undefined;
+  'svc-principal'?: string;
+  'svc-connection'?: string;
+  'svc-account'?: string;
+  'svc-credential'?: string;
+  'svc-max-cost'?: string;
+  'svc-fallback'?: 'platform';
+  'svc-tag'?: string;
+  'svc-order'?: string;
+  'svc-only'?: string;
+  'svc-sort'?: 'cost' | 'latency' | 'reliability';
+  'svc-zero-retention'?: 'true' | 'false';
+  'svc-version'?: string;
+  'idempotency-key'?: string;
+}
+
+/** The run headers' rules (docs/api.md; the MCP endpoint takes them too). */
+export const runHeaderFields = {
   'svc-principal': fields.principal(),
   'svc-connection': fields.text(100),
   'svc-account': fields.text(320),
@@ -29,7 +47,8 @@ export const runHeaders = headers({
   'svc-zero-retention': fields.oneOf('true', 'false'),
   'svc-version': fields.text(64),
   'idempotency-key': fields.text(255),
-});
+};
+export const runHeaders = headers<RunHeaders>(runHeaderFields);
 
 /** What a run can answer besides the errors of every authenticated route and of its rate limit. */
 const runErrors: ErrorCode[] = [
@@ -59,32 +78,27 @@ const runBody = Joi.object<{ receipt_options?: { principal?: string } } & Record
 
 /**
  * The RunRequest of a run, the same for REST and MCP: the task, its input, the receipt options' principal
- * and the run headers, read by lower-case name (already checked against runHeaders).
+ * and the run headers (already checked against runHeaders).
  */
-export function runRequest(
-  taskId: string,
-  input: Record<string, unknown>,
-  header: (name: string) => string | undefined,
-  receiptPrincipal?: string,
-): RunRequest {
-  const zeroRetention = header('svc-zero-retention');
+export function runRequest(taskId: string, input: Record<string, unknown>, headers: RunHeaders, receiptPrincipal?: string): RunRequest {
+  const zeroRetention = headers['svc-zero-retention'];
   return {
     taskId,
     input,
-    principal: header('svc-principal'),
+    principal: headers['svc-principal'],
     receiptPrincipal,
-    connectionId: header('svc-connection'),
-    account: header('svc-account'),
-    credential: header('svc-credential'),
-    maxCost: header('svc-max-cost'),
-    fallback: header('svc-fallback') as RunRequest['fallback'],
-    tag: header('svc-tag'),
-    order: header('svc-order'),
-    only: header('svc-only'),
-    sort: header('svc-sort') as RunRequest['sort'],
+    connectionId: headers['svc-connection'],
+    account: headers['svc-account'],
+    credential: headers['svc-credential'],
+    maxCost: headers['svc-max-cost'],
+    fallback: headers['svc-fallback'],
+    tag: headers['svc-tag'],
+    order: headers['svc-order'],
+    only: headers['svc-only'],
+    sort: headers['svc-sort'],
     zeroRetention: zeroRetention === undefined ? undefined : zeroRetention === 'true',
-    version: header('svc-version'),
-    idempotencyKey: header('idempotency-key'),
+    version: headers['svc-version'],
+    idempotencyKey: headers['idempotency-key'],
   };
 }
 
@@ -98,8 +112,7 @@ export const runTaskRoute = (gateway: Gateway): ServerRoute => operation({
   },
   async handler(request) {
     const { receipt_options: receiptOptions, ...input } = request.payload ?? {};
-    const header = (name: string) => request.headers[name] as string | undefined;
-    const run = runRequest(request.params.id, input, header, receiptOptions?.principal);
+    const run = runRequest(request.params.id, input, request.headers, receiptOptions?.principal);
     return (await runTask(gateway, callerOf(request), run)).run;
   },
 });
