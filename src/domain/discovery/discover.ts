@@ -43,7 +43,7 @@ export function readyFirst(candidates: Ranked[], ready: ReadonlyMap<string, bool
  * Given a principal, twice `limit` candidates are ranked, so a ready task just past the limit can still
  * go ahead of a similar one that is not ready.
  */
-export async function discover(gateway: Gateway, caller: Caller, request: DiscoverRequest): Promise<Discovery> {
+export async function discover(gateway: Pick<Gateway, 'catalog' | 'db'>, caller: Caller, request: DiscoverRequest): Promise<Discovery> {
   const named = caller.kind === 'user_token' || request.principal !== undefined;
   const principal = actingPrincipal(caller, request.principal);
   const { candidates, nearMisses } = rank(indexFor(gateway.catalog), request.task, named ? request.limit * 2 : request.limit);

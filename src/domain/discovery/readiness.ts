@@ -14,7 +14,7 @@ function readyWithoutConnection(task: Task, provider: Provider | undefined): boo
  * account tasks need the user principal's own active connection; data and action tasks take the
  * principal's or the organization's, or the platform credential. One query, and none when no task needs it.
  */
-export async function readiness(gateway: Gateway, organizationId: string, principal: string, tasks: Task[]): Promise<Map<string, boolean>> {
+export async function readiness(gateway: Pick<Gateway, 'catalog' | 'db'>, organizationId: string, principal: string, tasks: Task[]): Promise<Map<string, boolean>> {
   const ready = new Map<string, boolean>();
   const needConnection = tasks.filter((task) => !readyWithoutConnection(task, gateway.catalog.providers.get(task.provider)));
   for (const task of tasks) ready.set(task.id, true);
