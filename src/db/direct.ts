@@ -93,6 +93,28 @@ async function openSqliteConnection(storage: string, pragmas: string): Promise<S
   };
 }
 
+/**
+ * Runs a transaction's work on `statements`, keeping every statement inside the transaction: before the caller
+ * commits or rolls back, each statement the work issued has ended, awaited or not (so none runs after COMMIT
+ * or ROLLBACK, committing on its own), and a statement issued once the work has ended is refused.
+ */
+async function withinTransaction<T>(statements: DirectStatements, work: (statements: DirectStatements) => Promise<T>): Promise<T> {
+  const issued = new Set<Promise<unknown>>();
+  let ended = false;
+  const scoped = <R>(start: () => Promise<R>): Promise<R> => {
+    if (ended) return Promise.reject(new Error('statement issued after its transaction ended'));
+    const statement = start();
+    issued.add(statement);
+    return statement;
+  };
+  try {
+    return await work({ all: (sql, bind) => scoped(() => statements.all(sql, bind)), run: (sql, bind) => scoped(() => statements.run(sql, bind)) });
+  } finally {
+    ended = true;
+    await Promise.allSettled(issued);
+  }
+}
+
 /** Statements that write: grouped into one commit with the other writes of the same moment. */
 const WRITE = /^\s*(INSERT|UPDATE|DELETE|REPLACE)\b/i;
 
@@ -224,7 +246,7 @@ export async function openSqliteDirect(storage: string, pragmas: string): Promis
   return {
     all: (sql, bind) => (WRITE.test(sql) ? writes.write(() => writing.all(sql, bind)) : reads.all(sql, bind)),
     run: (sql, bind) => (WRITE.test(sql) ? writes.write(() => writing.run(sql, bind)) : reads.run(sql, bind)),
-    transaction: (work) => transactions.run(() => work(transactional)),
+    transaction: (work) => transactions.run(() => withinTransaction(transactional, work)),
     async close() {
       await Promise.all([transactions.idle(), writes.idle()]);
       await Promise.all([reads.close(), writing.close(), transactional.close()]);
@@ -273,7 +295,7 @@ export function openPostgresDirect(url: string, relaxed = false): DirectDriver {
       client.on('error', lost);
       try {
         await client.query('BEGIN');
-        const result = await work(pgStatements(client, names));
+        const result = await withinTransaction(pgStatements(client, names), work);
         await client.query('COMMIT');
         return result;
       } catch (error) {

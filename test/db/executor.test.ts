@@ -52,6 +52,29 @@ for (const dialect of dialects) {
       expect(await ids()).to.deep.equal([]);
     });
 
+    it('keeps a statement the work did not await inside the transaction: rolled back with it', async () => {
+      const failure = await db
+        .transaction(async (tx) => {
+          void tx.execute('INSERT INTO ledger (id, amount) VALUES ($1, $2)', ['unawaited', 1]);
+          throw new Error('changed my mind');
+        })
+        .catch((error: Error) => error);
+      expect((failure as Error).message).to.equal('changed my mind');
+      expect(await ids()).to.deep.equal([]);
+    });
+
+    it('commits a statement the work did not await with the transaction, and refuses one issued after it ended', async () => {
+      let kept: Pick<Database, 'execute'> | undefined;
+      await db.transaction(async (tx) => {
+        kept = tx;
+        void tx.execute('INSERT INTO ledger (id, amount) VALUES ($1, $2)', ['unawaited', 1]);
+      });
+      expect(await ids()).to.deep.equal(['unawaited']);
+      const late = await kept!.execute('INSERT INTO ledger (id, amount) VALUES ($1, $2)', ['late', 1]).catch((error: Error) => error);
+      expect((late as Error).message).to.equal('statement issued after its transaction ended');
+      expect(await ids()).to.deep.equal(['unawaited']);
+    });
+
     it('runs 30 concurrent transactions and statements beside them without one failing or losing a write', async () => {
       await db.execute('INSERT INTO ledger (id, amount) VALUES ($1, $2)', ['total', 0]);
       const transactions = Array.from({ length: 30 }, (_, i) =>
