@@ -3,6 +3,7 @@ import type { Role } from '../domain/api-keys.js';
 import { authenticate, hasRole, type Caller } from '../domain/callers.js';
 import { GatewayError } from '../domain/errors.js';
 import type { Gateway } from '../domain/gateway.js';
+import { headerText } from './headers.js';
 
 /** Per-route access: the least key role needed, and whether principal-bound tokens may call it. */
 export interface RouteAccess {
@@ -53,7 +54,7 @@ function checkAccess(caller: Caller, access: RouteAccess): void {
 export function registerAuth(server: Server, gateway: Gateway): void {
   server.auth.scheme('gateway-bearer', () => ({
     async authenticate(request: Request, h: ResponseToolkit) {
-      const caller = await authenticateBearer(gateway, request.headers.authorization as string | undefined, request.headers.origin as string | undefined);
+      const caller = await authenticateBearer(gateway, headerText(request.headers, 'authorization'), headerText(request.headers, 'origin'));
       checkAccess(caller, request.route.settings.plugins?.gateway ?? {});
       return h.authenticated({ credentials: { caller } });
     },

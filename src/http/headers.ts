@@ -11,3 +11,9 @@ export function headers<Known extends { [name: string]: string | undefined }>(kn
 
 /** `svc-principal` alone: the routes that read tasks for a principal. */
 export const principalHeader = () => headers<{ 'svc-principal'?: string }>({ 'svc-principal': fields.principal() });
+
+/** A header of a route or extension that does not validate its headers, as text (node joins repeated request headers into one). */
+export function headerText(headers: Record<string, unknown>, name: string): string | undefined {
+  const value = headers[name];
+  return typeof value === 'string' ? value : undefined;
+}

@@ -1,6 +1,7 @@
 import type { Request, ResponseToolkit, RouteOptions } from '@hapi/hapi';
 import { GatewayError } from '../../../domain/errors.js';
 import type { Gateway } from '../../../domain/gateway.js';
+import { headerText } from '../../headers.js';
 import { errorPage } from '../../../hosted/errors.js';
 import type { HostedPage } from '../../../hosted/layout.js';
 import type { ErrorRenderer } from '../../errors.js';
@@ -39,7 +40,7 @@ export const formPayload = { allow: ['application/x-www-form-urlencoded'], defau
  * (same-origin) keeps it the real origin for our own forms, so a foreign or "null" one is a forged post.
  */
 export function checkFormOrigin(gateway: Gateway, request: Pick<Request, 'headers'>): void {
-  const origin = request.headers.origin as string | undefined;
+  const origin = headerText(request.headers, 'origin');
   if (origin !== undefined && origin !== new URL(gateway.config.server.public_url).origin) {
     throw new GatewayError('untrusted_origin', 'This form was sent from another website, so it was not accepted. Open the page again and use its button.');
   }
