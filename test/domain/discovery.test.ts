@@ -424,5 +424,12 @@ describe('discovery engine', () => {
       expect(first('pull out items[0].price from that document')?.id).to.equal('builtin.json.extract');
       expect(first('use resend to fire off a welcome mail to new.user@example.com')?.id).to.equal('resend.email.send');
     });
+
+    it('needs a task knowing what a verb saying only the result works on ("convert this video to mp4")', () => {
+      expect(rank(builtin, 'convert this video to mp4', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'convert this image from png to jpg', 5).candidates).to.deep.equal([]);
+      expect(first('convert 100 usd to eur')?.capability).to.equal('currency.convert');
+      expect(first('define ubiquitous')?.id).to.equal('dictionaryapi.word.define');
+    });
   });
 });

@@ -326,10 +326,11 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
   let openResultMask = 0;
   let objectMask = 0;
   let thingMask = 0;
-  // A job whose every action asks for a worked-out result ("define ubiquitous", "slugify ...") names its input
-  // after the verb: words no task knows there are the input, not something a task must cover.
+  // A job whose every action names a transformation ("define ubiquitous", "slugify ...") names its input after
+  // the verb: words no task knows there are the input, not something a task must cover. A verb saying only what
+  // is wanted (convert, compute) does not say of what: "convert this video to mp4" needs a task knowing video.
   const actions = terms.filter((term) => term.role === 'action');
-  const transformsOnly = actions.length > 0 && actions.every((term) => resultVerbs.has(term.word));
+  const transformsOnly = actions.length > 0 && actions.every((term) => resultVerbs.has(term.word) && !openResultVerbs.has(term.word));
   // A job naming a provider ("reply to the hacker news comment", "a new GitHub repository") is that provider's.
   const namedProviders = terms.filter((term) => !term.topic).flatMap((term) => term.alternatives.flatMap(({ term: key }) => index.providerNames.get(key) ?? []));
   try {
