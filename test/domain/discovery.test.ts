@@ -431,5 +431,17 @@ describe('discovery engine', () => {
       expect(first('convert 100 usd to eur')?.capability).to.equal('currency.convert');
       expect(first('define ubiquitous')?.id).to.equal('dictionaryapi.word.define');
     });
+
+    it('reads a name no task is named by as a service the catalog lacks: before a known thing after "my" or "a", or ending the job after "on"', () => {
+      expect(readJob(builtin, 'list my Apple Calendar events').elsewhere).to.equal(true);
+      expect(rank(builtin, 'create a Jira ticket for the login bug', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'post this update on LinkedIn', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'send a direct message to Tom on Microsoft Teams', 5).candidates).to.deep.equal([]);
+      // Title case is the input's ("My First Blog Post"), a chunk with digits is a value ("a v4 uuid"), and a
+      // name followed by more words after "on" may be a topic.
+      expect(first('slugify My First Blog Post!')?.id).to.equal('builtin.text.slugify');
+      expect(first('make me a v4 uuid')?.id).to.equal('builtin.uuid.generate');
+      expect(readJob(builtin, 'summarize the wiki page on Byzantine fault tolerance').elsewhere).to.equal(false);
+    });
   });
 });

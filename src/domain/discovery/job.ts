@@ -103,12 +103,21 @@ const OWNERS = new Set(['my', 'our', 'your', 'their', 'his', 'her']);
  * A name no task is named by, held by its asker or someone ("my Outlook inbox", "Jane's LinkedIn post") and
  * followed by the thing asked for: a product or service, which the job's other words are about.
  */
-function namesOtherService(all: JobWord[], position: number): boolean {
+function namesOtherService(all: JobWord[], position: number, knows: (word: JobWord) => boolean): boolean {
   const [previous, current, next] = [all[position - 1], all[position], all[position + 1]];
   if (!previous || /\p{N}/u.test(current.word)) return false;
-  if (MEANS.has(previous.word)) return true;
+  if (MEANS.has(previous.word) || (previous.word === 'on' && all.slice(position).every((word) => word.nameLike && !/\p{N}/u.test(word.word)))) return true;
   if (!next) return false;
-  return (OWNERS.has(previous.word) || !!previous.possessive) && !current.possessive && !next.nameLike && !next.literal && !stopWords.has(next.word);
+  return (OWNERS.has(previous.word) || !!previous.possessive) && !current.possessive && (!next.nameLike || (knows(next) && !previous.nameLike)) && !next.literal && !stopWords.has(next.word);
+}
+
+/**
+ * A name no task is named by between "a" and a thing some task knows ("a Jira ticket", "a Zoom meeting"): it says
+ * whose kind of that thing, a product the catalog does not have. Not a chunk with digits ("a v4 uuid", "a 1h block").
+ */
+function kindOfThing(all: JobWord[], position: number, knows: (word: JobWord) => boolean): boolean {
+  const [previous, current, next] = [all[position - 1], all[position], all[position + 1]];
+  return !!previous && !/\p{N}/u.test(current.word) && (previous.word === 'a' || previous.word === 'an') && !!next && !next.literal && !stopWords.has(next.word) && knows(next);
 }
 
 /** Words a number after which counts things ("the last 20 messages", "top 10 stories") rather than naming one. */
@@ -304,8 +313,9 @@ export function readJob(context: JobContext, text: string): Job {
     // "open bugs", "open pull requests": describing what is listed, not asking to open (create) one.
     if (current.word === 'open' && describesPlural(all, position)) continue;
     let alternatives = alternativesOf(context, current.stem);
+    const knows = (word: JobWord) => alternativesOf(context, word.stem).length > 0;
     if (current.nameLike && !alternatives.some((alternative) => context.names.has(alternative.term))) {
-      elsewhere ||= namesOtherService(all, position);
+      elsewhere ||= namesOtherService(all, position, knows) || kindOfThing(all, position, knows);
       continue;
     }
     // "my laptop's time zone": the thing asked about belongs to something no task knows.
