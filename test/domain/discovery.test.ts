@@ -443,5 +443,12 @@ describe('discovery engine', () => {
       expect(first('make me a v4 uuid')?.id).to.equal('builtin.uuid.generate');
       expect(readJob(builtin, 'summarize the wiki page on Byzantine fault tolerance').elsewhere).to.equal(false);
     });
+
+    it('qualifies nothing when what the job asks about is in or of the asker\'s thing no task knows ("the rate on my mortgage")', () => {
+      expect(rank(builtin, "what's the interest rate on my mortgage", 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'check the status of my visa application', 5).candidates).to.deep.equal([]);
+      // Someone the job names (from my boss) is not where it looks.
+      expect(first('any unread mail from my boss?')?.id).to.equal('google.gmail.messages.list');
+    });
   });
 });

@@ -96,6 +96,9 @@ const PARTICIPLE = /..[^e]ed$/;
 /** Words naming the means a job is to be done by ("via WhatsApp", "using Zoom"): a name after one is a service. */
 const MEANS = new Set(['via', 'using', 'use', 'through']);
 
+/** Prepositions saying where a thing is ("the contacts in my phone", "the rate on my mortgage"). */
+const PLACES = new Set(['in', 'on', 'at', 'inside', 'of']);
+
 /** Words saying whose a thing is ("my Dropbox files"): a name right after one is the owner of what follows. */
 const OWNERS = new Set(['my', 'our', 'your', 'their', 'his', 'her']);
 
@@ -321,6 +324,8 @@ export function readJob(context: JobContext, text: string): Job {
     // "my laptop's time zone": the thing asked about belongs to something no task knows.
     if (alternatives.length === 0 && current.possessive && OWNERS.has(all[position - 1]?.word ?? '')) elsewhere = true;
     if (alternatives.length === 0 && current.stem.length >= FUZZY_MIN_LENGTH) alternatives = context.similar(current.stem).map((term) => ({ term, weight: FUZZY_WEIGHT }));
+    // "the interest rate on my mortgage", "the contacts in my phone": where the job looks is a thing no task knows.
+    if (alternatives.length === 0 && OWNERS.has(all[position - 1]?.word ?? '') && PLACES.has(all[position - 2]?.word ?? '')) elsewhere = true;
     // A verb opening a command that means another verb ("raise a ticket", "ping the team") says only the deed.
     let role = current === opener && !nounOpeners.has(current.word) ? 'neutral' : roleOf(current.word, all[position - 1], all[position + 1], question);
     if (opening && !question && role === 'object' && alternatives.length === 0 && leadsObject.has(all[position + 1]?.word ?? '')) role = 'action';
