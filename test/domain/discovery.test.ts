@@ -450,5 +450,12 @@ describe('discovery engine', () => {
       // Someone the job names (from my boss) is not where it looks.
       expect(first('any unread mail from my boss?')?.id).to.equal('google.gmail.messages.list');
     });
+
+    it('reads a participle no task knows before a thing some task does as describing it, not as what is sought ("list closed issues")', () => {
+      expect(readJob(builtin, 'list closed issues in acme/widgets').sought?.word).to.equal('issues');
+      expect(rank(builtin, 'Retrieve the authenticated Google user\'s info', 5).candidates.map((ranked) => ranked.task.id)).to.include('google.userinfo.get');
+      // Any other word no task knows is still what is sought ("a plumber available tomorrow").
+      expect(rank(builtin, 'find a plumber available tomorrow', 5).candidates).to.deep.equal([]);
+    });
   });
 });

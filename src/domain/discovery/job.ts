@@ -263,6 +263,11 @@ export function readJob(context: JobContext, text: string): Job {
   let elsewhere = false;
   /** A creating verb whose object phrase is being read, and the position right after the phrase's last word. */
   let creating: { verb: JobTerm; end: number } | undefined;
+  /** Whether the word after `position` is a thing some task knows ("closed issues", "the authenticated Google user"). */
+  const describesNext = (position: number) => {
+    const next = all[position + 1];
+    return !!next && !next.literal && !stopWords.has(next.word) && alternativesOf(context, next.stem).length > 0;
+  };
   const place = (key: string, term: JobTerm, from: number, to = from + 1) => {
     if (inTopic) {
       term.topic = true;
@@ -282,6 +287,8 @@ export function readJob(context: JobContext, text: string): Job {
     if (term.role === 'action' && verbIn(creatingVerbs, term.word)) creating = { verb: term, end: -1 };
     if (term.role === 'neutral' || term.role === 'action') verb = term;
     else if (term.role === 'object' && verb) {
+      // A participle no task knows describing the next word ("closed issues") is not what is sought: that word is.
+      if (verb.role === 'neutral' && term.alternatives.length === 0 && PARTICIPLE.test(term.word) && describesNext(from)) return;
       if (verb.role === 'neutral') sought ??= term;
       else if (verbIn(actionVerbs, term.word) && verbIn(makingVerbs, verb.word)) verb.object ??= term;
       verb = undefined;
