@@ -457,5 +457,12 @@ describe('discovery engine', () => {
       // Any other word no task knows is still what is sought ("a plumber available tomorrow").
       expect(rank(builtin, 'find a plumber available tomorrow', 5).candidates).to.deep.equal([]);
     });
+
+    it('reads an emoji code (":thumbsup:") as a value and "gimme" as asking to see', () => {
+      expect(termsOf('add a :thumbsup: to that message').map((term) => term.word)).to.deep.equal(['add', 'message']);
+      expect(first('add a :thumbsup: to that slack message ts 1712345678.000100 in #eng')?.id).to.equal('slack.reactions.add');
+      expect(readJob(builtin, 'gimme the front page of Hacker News')).to.include({ asksToSee: true });
+      expect(first('gimme the front page of Hacker News')?.id).to.equal('hacker-news.stories.top');
+    });
   });
 });

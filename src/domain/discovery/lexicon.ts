@@ -38,6 +38,8 @@ export const NEUTRAL_VERBS = [
   // Asking for what a task reads in some form ("print the body of that email", "export my repos", "review my
   // agenda"): the reading is the task; printing or saving the answer is the caller's.
   'print', 'export', 'download', 'review',
+  // Chat shorthand for asking to be given ("gimme the front page of Hacker News").
+  'gimme',
 ];
 
 /**
@@ -47,7 +49,7 @@ export const NEUTRAL_VERBS = [
 export const SEEING_VERBS = [
   'get', 'fetch', 'show', 'find', 'look', 'lookup', 'check', 'see', 'read', 'retrieve', 'view', 'display', 'list',
   'search', 'query', 'grab', 'obtain', 'pull', 'browse', 'inspect', 'describe', 'explore', 'discover', 'figure', 'learn',
-  'load', 'dump', 'explain', 'catch', 'track', 'monitor', 'watch', 'compare', 'print', 'export', 'download', 'review',
+  'load', 'dump', 'explain', 'catch', 'track', 'monitor', 'watch', 'compare', 'print', 'export', 'download', 'review', 'gimme',
 ];
 
 /** Read verbs asking to search ("find", "look for"): a job without one, nor a topic, asks for a thing rather than a search. */

@@ -65,7 +65,8 @@ export function quotes(job: string): boolean {
 /** A year in a job ("holidays in 2026") says the job is about a year; a calendar date, about a date. */
 const YEAR = /^(19|20)\d\d$/;
 const DATE = /^(19|20)\d\d-\d\d-\d\d$/;
-const LITERAL_CHUNK = /@|^#|:\/\/|[\p{L}\p{N}]\/[\p{L}\p{N}]|^[^\p{L}]*$/u;
+/** An address, a #channel, a URL, a path, an emoji code (":tada:") or a chunk without letters: a value, not a word. */
+const LITERAL_CHUNK = /@|^#|:\/\/|[\p{L}\p{N}]\/[\p{L}\p{N}]|^[^\p{L}]*$|^:[\p{L}\p{N}_+-]+:$/u;
 const SLASHED_WORDS = /^[^\p{L}\p{N}]*\p{L}+(\/\p{L}+)+[^\p{L}\p{N}]*$/u;
 const ADDRESS = /^[^\p{L}\p{N}]*#\p{L}|[\p{L}\p{N}]@[\p{L}\p{N}]/u;
 const PATH = /^[^:]*[\p{L}\p{N}]\/[\p{L}\p{N}]/u;
