@@ -464,5 +464,10 @@ describe('discovery engine', () => {
       expect(readJob(builtin, 'gimme the front page of Hacker News')).to.include({ asksToSee: true });
       expect(first('gimme the front page of Hacker News')?.id).to.equal('hacker-news.stories.top');
     });
+
+    it('reads "rn" as now ("is it raining in Manchester rn" is the weather now)', () => {
+      expect(readJob(builtin, 'is it raining in Manchester rn').terms.find((term) => term.word === 'rn')?.role).to.equal('modifier');
+      expect(first('is it raining in Manchester rn')?.capability).to.equal('weather.current');
+    });
   });
 });

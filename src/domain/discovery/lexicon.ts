@@ -20,7 +20,7 @@ export const STOP_WORDS = [
   'much', 'many', 'more', 'most', 'other', 'another', 'same', 'own', 'way', 'thing', 'things',
   'don', 'doesn', 'didn', 'isn', 'aren', 'wasn', 'won', 'cannot', 'wouldn', 'shouldn', 'couldn',
   'know', 'tell', 'say', 'ask', 'quick', 'quickly', 'really', 'away', 'soon',
-  'rn', 'asap', 'plz', 'thx', 'outside', 'exactly', 'actually', 'briefly', 'maybe', 'somehow', 'anyway',
+  'asap', 'plz', 'thx', 'outside', 'exactly', 'actually', 'briefly', 'maybe', 'somehow', 'anyway',
   'against', 'vs', 'versus', 'between', 'among', 'within', 'near', 'across', 'during', 'since', 'until', 'while',
   'before', 'after', 'around', 'through', 'throughout', 'toward', 'towards', 'upon', 'onto', 're', 'etc',
 ];
@@ -210,7 +210,7 @@ export const OPEN_RESULT_VERBS = ['compute', 'calculate', 'generate', 'produce',
  */
 export const MODIFIERS = [
   'new', 'latest', 'recent', 'recently', 'current', 'currently', 'today', 'todays', 'tomorrow', 'tonight',
-  'yesterday', 'now', 'right', 'next', 'last', 'first', 'top', 'best', 'week', 'weekend', 'month', 'year',
+  'yesterday', 'now', 'rn', 'right', 'next', 'last', 'first', 'top', 'best', 'week', 'weekend', 'month', 'year',
   'day', 'days', 'morning', 'afternoon', 'evening', 'later', 'lately', 'single', 'one', 'specific',
   'certain', 'given', 'particular', 'public', 'private', 'whole', 'full', 'entire', 'detail', 'details',
   'info', 'information', 'data', 'my', 'daily', 'weekly', 'monthly', 'hourly', 'moment',
