@@ -442,6 +442,10 @@ describe('discovery engine', () => {
       expect(first('slugify My First Blog Post!')?.id).to.equal('builtin.text.slugify');
       expect(first('make me a v4 uuid')?.id).to.equal('builtin.uuid.generate');
       expect(readJob(builtin, 'summarize the wiki page on Byzantine fault tolerance').elsewhere).to.equal(false);
+      // What a search verb looks in ("search Reddit for", "search my OneDrive for").
+      expect(rank(builtin, 'search Reddit for posts about mechanical keyboards', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'search my OneDrive for the budget file', 5).candidates).to.deep.equal([]);
+      expect(first('search wikipedia for the eiffel tower')?.id).to.equal('wikipedia.search');
     });
 
     it('qualifies nothing when what the job asks about is in or of the asker\'s thing no task knows ("the rate on my mortgage")', () => {

@@ -109,6 +109,9 @@ const OWNERS = new Set(['my', 'our', 'your', 'their', 'his', 'her']);
 function namesOtherService(all: JobWord[], position: number, knows: (word: JobWord) => boolean): boolean {
   const [previous, current, next] = [all[position - 1], all[position], all[position + 1]];
   if (!previous || /\p{N}/u.test(current.word)) return false;
+  // "search Reddit for posts", "search my OneDrive for the budget": where a search verb looks.
+  const searcher = OWNERS.has(previous.word) ? all[position - 2] : previous;
+  if (searcher && verbIn(searchVerbs, searcher.word) && next?.word === 'for') return true;
   if (MEANS.has(previous.word) || (previous.word === 'on' && all.slice(position).every((word) => word.nameLike && !/\p{N}/u.test(word.word)))) return true;
   if (!next) return false;
   return (OWNERS.has(previous.word) || !!previous.possessive) && !current.possessive && (!next.nameLike || (knows(next) && !previous.nameLike)) && !next.literal && !stopWords.has(next.word);
