@@ -32,6 +32,13 @@ describe('discovery engine', () => {
       expect(roles('general settings')).to.deep.equal({ general: 'object', settings: 'object' });
     });
 
+    it('reads a job whose last clause is a question after ones setting the scene as a question ("if it\'s 3pm in London, what time ...")', () => {
+      expect(readJob(index, "if it's 3pm in London, what time is that in New York").question).to.equal(true);
+      expect(readJob(index, "I'm travelling to Canada tomorrow so how many CAD will I get for 600 USD").question).to.equal(true);
+      // A relative clause is not a question.
+      expect(readJob(index, 'create an issue, which says the build fails').question).to.equal(false);
+    });
+
     it('reads a question\'s verbs as describing, and "send me" as asking to be given', () => {
       expect(readJob(index, 'which repositories did I create').question).to.equal(true);
       expect(roles('which repositories did I create')).to.deep.equal({ repositories: 'object', create: 'neutral' });

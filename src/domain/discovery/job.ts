@@ -176,6 +176,22 @@ function isQuestion([first, second]: JobWord[]): boolean {
   return first.word !== 'how' || !howToFollowers.has(second?.word ?? '');
 }
 
+/** Where a job's clauses part: a comma, a semicolon, a dash, or "so" ("I'm travelling tomorrow so how many CAD ..."). */
+const CLAUSE_BREAK = /[,;—–]\s*|\s+-\s+|\s+so\s+/u;
+/** Question words that may open a relative clause ("an issue, which says ..."), so do not make a question after a comma. */
+const RELATIVES = new Set(['which', 'who', 'whom', 'whose']);
+
+/**
+ * Whether the job's last clause is a question after clauses that only set the scene ("if it's 3pm in London,
+ * what time is that in New York", "I'm walking the dog, how windy is it"): the job asks to know, as a question does.
+ */
+function asksAfterContext(text: string): boolean {
+  const clauses = text.split(CLAUSE_BREAK).filter((clause) => clause.trim().length > 0);
+  if (clauses.length < 2) return false;
+  const last = jobWords(clauses.at(-1)!);
+  return !RELATIVES.has(last[0]?.word ?? '') && isQuestion(last);
+}
+
 /** The opening word of a command when it means another verb ("email my boss ...", "tell the team ..."). */
 function openerWithImpliedVerb(all: JobWord[]): JobWord | undefined {
   const at = all.findIndex((word) => !politeOpeners.has(word.word));
@@ -244,7 +260,7 @@ export function readJob(context: JobContext, text: string): Job {
     if (pair.every((other) => alternativesOf(context, other.stem).length > 0 && !context.providerNames.has(other.stem))) for (const other of pair) other.literal = false;
   }
   const stems = all.map((word) => word.stem);
-  const question = isQuestion(all);
+  const question = isQuestion(all) || asksAfterContext(text);
   const terms: JobTerm[] = [];
   const seen = new Set<string>();
   const add = (key: string, term: JobTerm) => {
