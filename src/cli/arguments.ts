@@ -24,11 +24,11 @@ function refusal(command: Command, key: string, value: unknown, reason: string, 
  * Checks a command's input with the operation's schema, the same one its API route checks a request with
  * (src/domain/contracts), so the CLI and the API accept the same values. Options left out are absent; a
  * refused value is a usage error naming the option, or the argument (`argumentNames` maps an input key to
- * the argument it came from when their names differ).
+ * the argument it came from when their names differ), and the API's field, as the API's own message does.
  */
 export function checkInput<T>(command: Command, schema: Joi.Schema<T>, input: Record<string, unknown>, argumentNames: Record<string, string> = {}): T {
   const given = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
-  const { value, error } = schema.validate(given, { errors: { label: false } });
+  const { value, error } = schema.validate(given, { errors: { wrap: { label: false } } });
   if (!error) return value;
   const [detail] = error.details;
   const message = refusal(command, String(detail?.path[0] ?? ''), detail?.context?.value, detail?.message ?? error.message, argumentNames);

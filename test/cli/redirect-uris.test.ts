@@ -42,7 +42,7 @@ for (const dialect of dialects) {
     });
 
     it('refuses a bad entry (exit 2: a usage error), or removing one not on the list (exit 1), with one line, changing nothing', async () => {
-      refusedWithOneLine(await gw('redirect-uris', 'set', 'https://fine.example.com/cb', 'http://app.example.com/cb'), /value is invalid for argument 'uris\.\.\.'\. \(http:\/\/app\.example\.com\/cb\) must use https/, 2);
+      refusedWithOneLine(await gw('redirect-uris', 'set', 'https://fine.example.com/cb', 'http://app.example.com/cb'), /value is invalid for argument 'uris\.\.\.'\. redirect_uris\[1\] \(http:\/\/app\.example\.com\/cb\) must use https/, 2);
       refusedWithOneLine(await gw('redirect-uris', 'add', 'https://app.example.com/cb?next=1'), /must not have a query/, 2);
       refusedWithOneLine(await gw('redirect-uris', 'remove', 'https://app.example.com/cb?next=1'), /must not have a query/, 2);
       refusedWithOneLine(await gw('redirect-uris', 'remove', 'https://nowhere.example.com/cb'), /not on the redirect allowlist/);

@@ -45,8 +45,8 @@ for (const dialect of dialects) {
     it('refuses malformed input with one line and exit 2 (a usage error)', async () => {
       refused(await gw('tokens', 'issue'), 2, /--principal/);
       refused(await gw('tokens', 'issue', '--principal', 'user:ada', '--expires-in', 'soon'), 2, /whole number/);
-      refused(await gw('tokens', 'issue', '--principal', 'user:ada', '--expires-in', '59'), 2, /--expires-in <seconds>' argument '59' is invalid\. must be greater than or equal to 60/);
-      refused(await gw('tokens', 'issue', '--principal', 'ada'), 2, /--principal.*'ada' is invalid\. must be "organization" or "user:<id>"/);
+      refused(await gw('tokens', 'issue', '--principal', 'user:ada', '--expires-in', '59'), 2, /--expires-in <seconds>' argument '59' is invalid\. expires_in must be greater than or equal to 60/);
+      refused(await gw('tokens', 'issue', '--principal', 'ada'), 2, /--principal.*'ada' is invalid\. principal must be "organization" or "user:<id>"/);
     });
 
     it('lists live tokens with issued_by "cli" and no secret, and revokes them against a running server', async () => {
