@@ -39,6 +39,12 @@ describe('discovery engine', () => {
       expect(readJob(index, 'create an issue, which says the build fails').question).to.equal(false);
     });
 
+    it('reads "what\'s", "it\'s" and "there\'s" as a word and "is", not as a possessive ("what\'s Kubernetes?")', () => {
+      expect(jobWords("what's Kubernetes?")[0].possessive).to.equal(undefined);
+      expect(jobWords("Jane's post")[0].possessive).to.equal(true);
+      expect(readJob(index, "what's Kubernetes? brief overview").elsewhere).to.equal(false);
+    });
+
     it('reads a question\'s verbs as describing, and "send me" as asking to be given', () => {
       expect(readJob(index, 'which repositories did I create').question).to.equal(true);
       expect(roles('which repositories did I create')).to.deep.equal({ repositories: 'object', create: 'neutral' });

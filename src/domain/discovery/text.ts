@@ -72,6 +72,8 @@ const ADDRESS = /^[^\p{L}\p{N}]*#\p{L}|[\p{L}\p{N}]@[\p{L}\p{N}]/u;
 const PATH = /^[^:]*[\p{L}\p{N}]\/[\p{L}\p{N}]/u;
 const ENCODED = /^(?=[A-Za-z0-9+/]*[a-z])(?=[A-Za-z0-9+/]*[A-Z])(?=[A-Za-z0-9+/]*[0-9])[A-Za-z0-9+/]{8,}={0,2}$|^[A-Za-z0-9+/]{4,}={1,2}$/;
 const POSSESSIVE = /\p{L}['’]s[^\p{L}\p{N}]*$/u;
+/** "what's", "it's", "there's": a word and "is", not a possessive. */
+const CONTRACTIONS = /^[^\p{L}]*(what|whats|that|it|there|here|who|where|how|when|why|he|she|let)['’]s[^\p{L}\p{N}]*$/iu;
 const SENTENCE_END = /[.!?:;]$/;
 /** Words naming a day of the calendar: a month (not "may", a verb, unless a day number is beside it) or a feast day. */
 const CALENDAR_DAYS = new Set([
@@ -108,7 +110,7 @@ export function jobWords(job: string): JobWord[] {
       if (YEAR.test(word)) result.push({ word, stem: 'year', literal: false, nameLike: false, given: 'date' });
       else result.push({ word, stem: stem(word), literal: literalChunk || /^\p{N}+$/u.test(word), nameLike, ...slashed, ...address });
     }
-    if (inChunk.length > 0 && POSSESSIVE.test(chunk)) result[result.length - 1].possessive = true;
+    if (inChunk.length > 0 && POSSESSIVE.test(chunk) && !CONTRACTIONS.test(chunk)) result[result.length - 1].possessive = true;
   }
   // "last christmas", "on 3 March", "since january": the job gives a date, and the day number beside a month is part of it.
   result.forEach((word, at) => {
