@@ -37,6 +37,8 @@ describe('discovery engine', () => {
       expect(readJob(index, "I'm travelling to Canada tomorrow so how many CAD will I get for 600 USD").question).to.equal(true);
       // A relative clause is not a question.
       expect(readJob(index, 'create an issue, which says the build fails').question).to.equal(false);
+      // What a verb setting the scene is about is not what the job seeks.
+      expect(readJob(index, "I'm about to walk the dog in Austin, how windy is it currently?").sought).to.equal(undefined);
     });
 
     it('reads "what\'s", "it\'s" and "there\'s" as a word and "is", not as a possessive ("what\'s Kubernetes?")', () => {

@@ -260,7 +260,8 @@ export function readJob(context: JobContext, text: string): Job {
     if (pair.every((other) => alternativesOf(context, other.stem).length > 0 && !context.providerNames.has(other.stem))) for (const other of pair) other.literal = false;
   }
   const stems = all.map((word) => word.stem);
-  const question = isQuestion(all) || asksAfterContext(text);
+  const afterContext = !isQuestion(all) && asksAfterContext(text);
+  const question = isQuestion(all) || afterContext;
   const terms: JobTerm[] = [];
   const seen = new Set<string>();
   const add = (key: string, term: JobTerm) => {
@@ -369,5 +370,6 @@ export function readJob(context: JobContext, text: string): Job {
   const identifies = all.some((word, at) => !word.given && !word.address && !counts(all, at) && (word.literal || (word.nameLike && /\p{N}/u.test(word.word) && !context.has(word.stem)))) || quotes(text);
   const asksToSee = !question && terms.every((term) => term.role !== 'action') && terms.some((term) => term.role === 'neutral' && verbIn(seeingVerbs, term.word));
   const searches = terms.some((term) => verbIn(searchVerbs, term.word));
-  return { terms, question, asksToSee, searches, sought, gives, identifies, elsewhere };
+  // A verb setting the scene ("I'm about to walk the dog, how windy is it") has no object the job seeks.
+  return { terms, question, asksToSee, searches, sought: afterContext ? undefined : sought, gives, identifies, elsewhere };
 }
