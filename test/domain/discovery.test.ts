@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { buildIndex, indexFor, MIN_SCORE, NEAR_MISSES, rank } from '../../src/domain/discovery/engine.js';
-import { FUZZY_WEIGHT, GIVES_AMOUNT, GIVES_PATH, readJob, SYNONYM_WEIGHT } from '../../src/domain/discovery/job.js';
+import { FUZZY_WEIGHT, GIVES_AMOUNT, GIVES_PATH, GIVES_RANGE, readJob, SYNONYM_WEIGHT } from '../../src/domain/discovery/job.js';
 import { jobWords, quotes, stem } from '../../src/domain/discovery/text.js';
 import type { Task } from '../../src/domain/catalog/types.js';
 import { buildCatalog, builtinCatalogFiles } from '../../src/domain/catalog/load.js';
@@ -335,6 +335,13 @@ describe('discovery engine', () => {
       // The topic counts less than what is asked for: "history" is Rome's, not the task's.
       expect(readJob(builtin, 'look for books about the history of Rome').terms.find((term) => term.word === 'history')).to.include({ topic: true });
       expect(first('look for books about the history of Rome')?.id).to.equal('openlibrary.books.search');
+    });
+
+    it('fits a task requiring a start and an end date to a job giving two dates or a span, and one requiring a date to a single date', () => {
+      expect(readJob(builtin, 'how much was a dollar in yen on January 2nd 2019').gives & GIVES_RANGE).to.equal(0);
+      expect(readJob(builtin, 'show how EUR/USD moved from 1 Jan to 31 Mar 2024').gives & GIVES_RANGE).to.equal(GIVES_RANGE);
+      expect(readJob(builtin, 'how has the yen trended vs the euro since january').gives & GIVES_RANGE).to.equal(GIVES_RANGE);
+      expect(first('how much was a dollar in yen on January 2nd 2019')?.id).to.equal('frankfurter.currency.historical');
     });
 
     it('ranks a task working on an amount after its siblings unless the job gives a number that is not a date', () => {

@@ -1,5 +1,5 @@
 import type { Catalog, Task } from '../catalog/types.js';
-import { GIVES_AMOUNT, GIVES_DATE, GIVES_ENCODED, GIVES_PATH, GIVES_TIME, GIVES_TOPIC, readJob, type JobContext } from './job.js';
+import { GIVES_AMOUNT, GIVES_DATE, GIVES_ENCODED, GIVES_PATH, GIVES_RANGE, GIVES_TIME, GIVES_TOPIC, readJob, type JobContext } from './job.js';
 import { ACTION_VERBS, OPEN_RESULT_VERBS, RESULT_VERBS } from './lexicon.js';
 import { stem, words } from './text.js';
 import { buildVocabulary, textTerms, type Vocabulary } from './vocabulary.js';
@@ -78,16 +78,18 @@ export interface DiscoveryIndex extends JobContext {
 function takesArguments(task: Task): number {
   const properties = (task.input as { properties?: Record<string, { format?: string }> }).properties ?? {};
   let bits = 0;
+  let dates = 0;
   for (const field of (task.input as { required?: string[] }).required ?? []) {
     const format = properties[field]?.format;
-    if (format === 'date' || format === 'date-time' || /(^|_)date$|^(month|day)$/.test(field)) bits |= GIVES_DATE;
+    if (format === 'date' || format === 'date-time' || /(^|_)date$|^(month|day)$/.test(field)) dates += 1;
     if (format === 'date-time' || /^(instant|time|timestamp)$/.test(field)) bits |= GIVES_TIME;
     if (/^(query|q|search|topic|keywords)$/.test(field)) bits |= GIVES_TOPIC;
     if (/^(amount|value|quantity)$/.test(field)) bits |= GIVES_AMOUNT;
     if (/^(owner|repo|repository)$/.test(field)) bits |= GIVES_PATH;
     if (field === 'base64') bits |= GIVES_ENCODED;
   }
-  return bits;
+  // A task requiring a start and an end date fits a range; one requiring a single date, a date.
+  return bits | (dates >= 2 ? GIVES_RANGE : dates === 1 ? GIVES_DATE : 0);
 }
 
 function changesSomething(task: Task): boolean {

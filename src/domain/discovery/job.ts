@@ -77,6 +77,8 @@ export const GIVES_TOPIC = 4;
 export const GIVES_AMOUNT = 8;
 export const GIVES_PATH = 16;
 export const GIVES_ENCODED = 32;
+/** Two dates apart ("from 1 Jan to 31 Mar 2024"): a range, which a task requiring a start and an end date fits. */
+export const GIVES_RANGE = 64;
 
 /** Whether the noun phrase ending at `position` hangs off a preposition ("a ticket in our github repo"), so is not what the job asks for. */
 function inPrepositionalPhrase(all: JobWord[], position: number): boolean {
@@ -125,6 +127,9 @@ function kindOfThing(all: JobWord[], position: number, knows: (word: JobWord) =>
   const [previous, current, next] = [all[position - 1], all[position], all[position + 1]];
   return !!previous && !/\p{N}/u.test(current.word) && (previous.word === 'a' || previous.word === 'an') && !!next && !next.literal && !stopWords.has(next.word) && knows(next);
 }
+
+/** Words before a date that make it a span ("since january", "over 2022", "during March"). */
+const SPANNING = new Set(['since', 'over', 'during', 'throughout', 'between']);
 
 /** Words a number after which counts things ("the last 20 messages", "top 10 stories") rather than naming one. */
 const COUNTED = new Set(['last', 'first', 'top', 'next', 'latest', 'newest', 'recent', 'past']);
@@ -359,12 +364,16 @@ export function readJob(context: JobContext, text: string): Job {
     place(current.stem, { word: current.word, role, alternatives }, position);
   }
   const given = all.reduce((bits, word) => bits | (word.given === 'date' ? GIVES_DATE : word.given === 'time' ? GIVES_TIME : 0), 0);
+  // Words of one date stand together ("January 2nd 2019"); a second run of them is a second date.
+  const dates = all.filter((word, at) => word.given === 'date' && all[at - 1]?.given !== 'date').length;
+  // "since january", "over 2022": one date saying where a span starts or what it covers.
+  const span = all.some((word, at) => word.given === 'date' && SPANNING.has(all[at - 1]?.word ?? ''));
   // A number that is not a date, a clock time or a count ("72 F", "$20", "1.2M") is an amount to work on.
   const amount = all.some((word, at) => !word.given && !word.address && !counts(all, at) && /^\p{N}/u.test(word.word));
   // A path left a literal ("rails/rails", not "lat/lon") names a place such as a repository.
   const path = all.some((word) => word.path && word.literal);
   const encoded = all.some((word) => word.encoded);
-  const gives = given | (searchesTopic ? GIVES_TOPIC : 0) | (amount ? GIVES_AMOUNT : 0) | (path ? GIVES_PATH : 0) | (encoded ? GIVES_ENCODED : 0);
+  const gives = given | (dates >= 2 || span ? GIVES_RANGE : 0) | (searchesTopic ? GIVES_TOPIC : 0) | (amount ? GIVES_AMOUNT : 0) | (path ? GIVES_PATH : 0) | (encoded ? GIVES_ENCODED : 0);
   // A chunk with digits some task knows ("md5", "base64") names a thing, not a record; an address or a #channel
   // names someone or somewhere.
   const identifies = all.some((word, at) => !word.given && !word.address && !counts(all, at) && (word.literal || (word.nameLike && /\p{N}/u.test(word.word) && !context.has(word.stem)))) || quotes(text);
