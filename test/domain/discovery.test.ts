@@ -457,6 +457,7 @@ describe('discovery engine', () => {
     it('reads a name no task is named by as a service the catalog lacks: before a known thing after "my" or "a", or ending the job after "on"', () => {
       expect(readJob(builtin, 'list my Apple Calendar events').elsewhere).to.equal(true);
       expect(rank(builtin, 'create a Jira ticket for the login bug', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'create a Trello card for the bug', 5).candidates).to.deep.equal([]);
       expect(rank(builtin, 'post this update on LinkedIn', 5).candidates).to.deep.equal([]);
       expect(rank(builtin, 'send a direct message to Tom on Microsoft Teams', 5).candidates).to.deep.equal([]);
       // Title case is the input's ("My First Blog Post"), a chunk with digits is a value ("a v4 uuid"), and a

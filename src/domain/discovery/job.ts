@@ -120,12 +120,13 @@ function namesOtherService(all: JobWord[], position: number, knows: (word: JobWo
 }
 
 /**
- * A name no task is named by between "a" and a thing some task knows ("a Jira ticket", "a Zoom meeting"): it says
- * whose kind of that thing, a product the catalog does not have. Not a chunk with digits ("a v4 uuid", "a 1h block").
+ * A name no task is named by between "a" and a thing ("a Jira ticket", "a Zoom meeting", "a Trello card"): it
+ * says whose kind of that thing, a product the catalog does not have. Not a chunk with digits ("a v4 uuid", "a
+ * 1h block") nor a name of several words ("a New York bagel").
  */
-function kindOfThing(all: JobWord[], position: number, knows: (word: JobWord) => boolean): boolean {
+function kindOfThing(all: JobWord[], position: number): boolean {
   const [previous, current, next] = [all[position - 1], all[position], all[position + 1]];
-  return !!previous && !/\p{N}/u.test(current.word) && (previous.word === 'a' || previous.word === 'an') && !!next && !next.literal && !stopWords.has(next.word) && knows(next);
+  return !!previous && !/\p{N}/u.test(current.word) && (previous.word === 'a' || previous.word === 'an') && !!next && !next.literal && !stopWords.has(next.word) && !next.nameLike;
 }
 
 /** Words before a date that make it a span ("since january", "over 2022", "during March"). */
@@ -350,7 +351,7 @@ export function readJob(context: JobContext, text: string): Job {
     let alternatives = alternativesOf(context, current.stem);
     const knows = (word: JobWord) => alternativesOf(context, word.stem).length > 0;
     if (current.nameLike && !alternatives.some((alternative) => context.names.has(alternative.term))) {
-      elsewhere ||= namesOtherService(all, position, knows) || kindOfThing(all, position, knows);
+      elsewhere ||= namesOtherService(all, position, knows) || kindOfThing(all, position);
       continue;
     }
     // "my laptop's time zone": the thing asked about belongs to something no task knows.
