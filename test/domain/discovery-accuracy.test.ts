@@ -40,12 +40,13 @@ const TOP_1_GOAL = 0.93;
 const TOP_1_FLOOR = 0.86;
 const TRUE_NEGATIVE_FLOOR = 0.9;
 /**
- * The fresh set's held-back half read top-1 0.832 and true negatives 0.612 before any change for it, and 0.859
- * and 0.701 after the round tuned on its tuning half (docs/discovery.md). The goals are the same (TOP_1_GOAL,
- * TRUE_NEGATIVE_FLOOR); until they are met these floors, just under what was reached, keep it from slipping back.
+ * The fresh set's held-back half read top-1 0.832 and true negatives 0.612 before any change for it, 0.859 and
+ * 0.701 after the round tuned on its tuning half, and 0.866 and 0.776 after the round tuned on development batch 6
+ * (docs/discovery.md). The goals are the same (TOP_1_GOAL, TRUE_NEGATIVE_FLOOR); until they are met these floors,
+ * just under what was reached, keep it from slipping back.
  */
-const FRESH_TOP_1_FLOOR = 0.85;
-const FRESH_TRUE_NEGATIVE_FLOOR = 0.69;
+const FRESH_TOP_1_FLOOR = 0.86;
+const FRESH_TRUE_NEGATIVE_FLOOR = 0.77;
 /** A self-hoster's file beside the built-in catalog may cost the held-back half this much, no more. */
 const SECOND_CATALOG_SLACK = 0.02;
 /** The self-hoster's own 16 jobs, never tuned on. */
