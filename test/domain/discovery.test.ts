@@ -414,6 +414,10 @@ describe('discovery engine', () => {
       expect(readJob(builtin, 'create a new GitHub repository named widgets').terms[0].thing?.word).to.equal('repository');
       expect(rank(builtin, 'create a new GitHub repository named widgets', 5).candidates).to.deep.equal([]);
       expect(rank(builtin, 'create a new Slack channel called #launch', 5).candidates).to.deep.equal([]);
+      // Named in the task's capability or id, not only its title or keywords: commenting on a pull request does not make one.
+      expect(rank(builtin, 'create a pull request from branch feature-x to main', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, "create a note called 'groceries' in Apple Notes", 5).candidates).to.deep.equal([]);
+      expect(first('add a comment to github issue 7 saying thanks')?.id).to.equal('github.issues.comment');
       expect(first('create a new github issue about the crash')?.id).to.equal('github.issues.create');
       expect(first('add a new row to the airtable table')?.id).to.equal('airtable.records.create');
     });

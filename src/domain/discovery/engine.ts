@@ -1,5 +1,5 @@
 import type { Catalog, Task } from '../catalog/types.js';
-import { GIVES_AMOUNT, GIVES_DATE, GIVES_ENCODED, GIVES_PATH, GIVES_RANGE, GIVES_TIME, GIVES_TOPIC, readJob, type JobContext } from './job.js';
+import { GIVES_AMOUNT, GIVES_DATE, GIVES_ENCODED, GIVES_PATH, GIVES_RANGE, GIVES_TIME, GIVES_TOPIC, readJob, type JobContext, type JobTerm } from './job.js';
 import { ACTION_VERBS, OPEN_RESULT_VERBS, RESULT_VERBS } from './lexicon.js';
 import { stem, words } from './text.js';
 import { buildVocabulary, textTerms, type Vocabulary } from './vocabulary.js';
@@ -63,6 +63,8 @@ export interface DiscoveryIndex extends JobContext {
   providerOf: Uint16Array;
   /** Each term a task performs (see `performedVerbs`) to the tasks performing it. */
   performers: Map<string, Uint32Array>;
+  /** Each task's capability and id terms ("calendar", "event", "create"): what it makes, when it makes something. */
+  identities: Set<string>[];
   /**
    * Per-document work space of `rank`, zero between calls: ranking is synchronous, so one set per index
    * serves every request without allocating (and collecting) arrays the size of the catalog each time.
@@ -238,6 +240,7 @@ export function buildIndex(catalog: Catalog): DiscoveryIndex {
     providerOf,
     providerNames: providerNames(catalog, vocabulary, tasks, providerOf, namings, providers),
     performers: new Map([...performing].map(([verb, docs]) => [verb, Uint32Array.from(docs)])),
+    identities: tasks.map((task) => new Set([...textTerms(vocabulary, task.capability), ...textTerms(vocabulary, task.id)])),
     scratch: {
       scores: new Float64Array(tasks.length),
       masks: new Uint32Array(tasks.length),
@@ -327,7 +330,8 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
   let resultMask = 0;
   let openResultMask = 0;
   let objectMask = 0;
-  let thingMask = 0;
+  /** What the job's creating verbs ask to make ("create a new GitHub repository"): a task must name one. */
+  const things: JobTerm[] = [];
   // A job whose every action names a transformation ("define ubiquitous", "slugify ...") names its input after
   // the verb: words no task knows there are the input, not something a task must cover. A verb saying only what
   // is wanted (convert, compute) does not say of what: "convert this video to mp4" needs a task knowing video.
@@ -351,7 +355,7 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
         };
         for (const { term: verb } of term.alternatives) perform(verb, false);
         for (const { term: verb } of term.object?.alternatives ?? []) perform(verb, true);
-        if (term.thing) thingMask |= 1 << terms.indexOf(term.thing);
+        if (term.thing) things.push(term.thing);
       }
       if (term.role === 'object' && (term.alternatives.length > 0 || !transformsOnly)) objectMask |= bit;
       // A document matching several of a term's alternatives counts the best one once.
@@ -396,7 +400,7 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
       !(question && index.writes[doc]) &&
       (actionMask === 0 || (performs(doc) & actionMask) !== 0) &&
       (objectMask === 0 || (namedMasks[doc] & objectMask) !== 0 || (transformsOnly && (performed[doc] & resultMask) !== 0)) &&
-      (thingMask === 0 || (namedMasks[doc] & thingMask) !== 0) &&
+      (things.length === 0 || things.some((thing) => thing.alternatives.some(({ term: key }) => index.identities[doc].has(key)))) &&
       (namedProviders.length === 0 || namedProviders.includes(index.providerOf[doc]));
     const namesSomething = (actionMask !== 0 || objectMask !== 0) && !(sought && sought.alternatives.length === 0) && !elsewhere;
     const commandOrder = rankOrder(index, scores, !question && actionMask !== 0 ? index.writes : asksToSee ? index.reads : undefined);
