@@ -392,6 +392,10 @@ describe('discovery engine', () => {
       // So is a thing no task knows owning what is asked for: "my laptop's time zone" is not a time to convert.
       expect(rank(builtin, "change my laptop's time zone to CET", 5).candidates).to.deep.equal([]);
       expect(first("what's the time in Sam's time zone")?.capability).to.match(/^time\./);
+      // A name a task has only among its keywords, as a common word ("outlook" for a forecast), held by the asker is a product's.
+      expect(rank(builtin, 'read my Outlook inbox', 5).candidates).to.deep.equal([]);
+      expect(first('read my Gmail inbox')?.id).to.match(/^google\.gmail\./);
+      expect(first('weather outlook for Berlin')?.capability).to.match(/forecast/);
     });
 
     it('reads text in single quotes as quoted, but not an apostrophe', () => {

@@ -146,6 +146,7 @@ export function buildIndex(catalog: Catalog): DiscoveryIndex {
   const tasks = [...catalog.tasks.values()].filter((task) => task.status === 'active').sort((a, b) => (a.id < b.id ? -1 : 1));
   const vocabulary = buildVocabulary(catalog.synonyms);
   const names = new Set<string>();
+  const titles = new Set<string>();
   const frequencies: Map<string, number>[] = [];
   const namings: Set<string>[] = [];
   const lengths: number[] = [];
@@ -168,6 +169,7 @@ export function buildIndex(catalog: Catalog): DiscoveryIndex {
         // Descriptions name examples of input ("such as Canberra"); the other fields name the task.
         if (field !== 'description') {
           names.add(term);
+          if (field !== 'keywords') titles.add(term);
           naming.add(term);
         }
       }
@@ -231,6 +233,7 @@ export function buildIndex(catalog: Catalog): DiscoveryIndex {
     postings,
     vocabulary,
     names,
+    titles,
     has: (term) => postings.has(term),
     similar,
     writes,

@@ -65,6 +65,8 @@ export interface JobContext {
   has(term: string): boolean;
   /** Terms of task ids, titles, keywords, capabilities and provider names: words that name tasks. */
   names: Set<string>;
+  /** The same without keywords: terms of task ids, titles, capabilities and provider names. */
+  titles: Set<string>;
   /** Terms that name providers ("github", "hacker news") to the providers' numbers. */
   providerNames: Map<string, number[]>;
   /** Terms of the index one typing slip away from `term` ("forcast" for "forecast"). */
@@ -354,6 +356,8 @@ export function readJob(context: JobContext, text: string): Job {
       elsewhere ||= namesOtherService(all, position, knows) || kindOfThing(all, position);
       continue;
     }
+    // "my Outlook inbox": a name a task has only among its keywords, as a common word, is held as a product's name.
+    if (current.nameLike && !context.titles.has(current.stem) && OWNERS.has(all[position - 1]?.word ?? '')) elsewhere ||= namesOtherService(all, position, knows);
     // "my laptop's time zone": the thing asked about belongs to something no task knows.
     if (alternatives.length === 0 && current.possessive && OWNERS.has(all[position - 1]?.word ?? '')) elsewhere = true;
     if (alternatives.length === 0 && current.stem.length >= FUZZY_MIN_LENGTH) alternatives = context.similar(current.stem).map((term) => ({ term, weight: FUZZY_WEIGHT }));
