@@ -43,12 +43,12 @@ const TOP_1_FLOOR = 0.86;
 const TRUE_NEGATIVE_FLOOR = 0.9;
 /**
  * The fresh set's held-back half read top-1 0.832 and true negatives 0.612 before any change for it, 0.859 and
- * 0.701 after the round tuned on its tuning half, and 0.866 and 0.776 after the round tuned on development batch 6
- * (docs/discovery.md). The goals are the same (TOP_1_GOAL, TRUE_NEGATIVE_FLOOR); until they are met these floors,
- * just under what was reached, keep it from slipping back.
+ * 0.701 after the round tuned on its tuning half, 0.866 and 0.776 after the round tuned on development batch 6, and
+ * 0.866 and 0.791 after the sixth round, on true negatives (docs/discovery.md). The goals are the same (TOP_1_GOAL,
+ * TRUE_NEGATIVE_FLOOR); until they are met these floors, just under what was reached, keep it from slipping back.
  */
 const FRESH_TOP_1_FLOOR = 0.86;
-const FRESH_TRUE_NEGATIVE_FLOOR = 0.77;
+const FRESH_TRUE_NEGATIVE_FLOOR = 0.78;
 /** The check set read top-1 0.930 and true negatives 0.762 when first measured; floors just under keep it there. */
 const CHECK_TOP_1_FLOOR = 0.92;
 const CHECK_TRUE_NEGATIVE_FLOOR = 0.75;
