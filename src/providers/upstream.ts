@@ -182,15 +182,13 @@ const NULL_BODY_STATUSES = new Set([204, 205, 304]);
 
 /**
  * A fetch for clients that speak fetch and parse the answer themselves (oauth4webapi): every request is
- * sent by `receive`'s rules with these limits and guard, and its answer handed back as a web Response. The
- * client's redirect mode and signal play no part: redirects are never followed and the deadline is `timeoutMs`.
+ * sent by `receive`'s rules with these limits, to the operator's own endpoints (no guard), and its answer
+ * handed back as a web Response. The client's redirect mode and signal play no part: redirects are never
+ * followed and the deadline is `timeoutMs`.
  */
-export function upstreamFetch(limits: UpstreamLimits, guard?: TargetGuard): (url: string, init: FetchInit) => Promise<Response> {
+export function upstreamFetch(limits: UpstreamLimits): (url: string, init: FetchInit) => Promise<Response> {
   return async (url, init) => {
-    const { status, headers, bytes } = await receive(
-      { method: init.method, url, headers: init.headers, body: init.body?.toString(), ...limits },
-      guard,
-    );
+    const { status, headers, bytes } = await receive({ method: init.method, url, headers: init.headers, body: init.body?.toString(), ...limits }, undefined);
     const webHeaders = new Headers();
     for (const [name, value] of Object.entries(headers)) {
       for (const each of Array.isArray(value) ? value : value === undefined ? [] : [value]) webHeaders.append(name, each);
