@@ -260,16 +260,18 @@ function particleAfter(all: JobWord[], position: number, question: boolean): str
  */
 export function readJob(context: JobContext, text: string): Job {
   const all = jobWords(text);
+  const knows = (word: JobWord) => alternativesOf(context, word.stem).length > 0;
   // "lat/lon", "eur/usd": a slash between words the catalog knows means "and", not a path such as rails/rails,
   // nor acme/api when a provider is named acme.
   for (const word of all) {
     if (word.slashed === undefined) continue;
     const pair = all.filter((other) => other.slashed === word.slashed);
-    if (pair.every((other) => alternativesOf(context, other.stem).length > 0 && !context.providerNames.has(other.stem))) for (const other of pair) other.literal = false;
+    if (pair.every((other) => knows(other) && !context.providerNames.has(other.stem))) for (const other of pair) other.literal = false;
   }
   const stems = all.map((word) => word.stem);
-  const afterContext = !isQuestion(all) && asksAfterContext(text);
-  const question = isQuestion(all) || afterContext;
+  const opensQuestion = isQuestion(all);
+  const afterContext = !opensQuestion && asksAfterContext(text);
+  const question = opensQuestion || afterContext;
   const terms: JobTerm[] = [];
   const seen = new Set<string>();
   const add = (key: string, term: JobTerm) => {
@@ -294,7 +296,7 @@ export function readJob(context: JobContext, text: string): Job {
   /** Whether the word after `position` is a thing some task knows ("closed issues", "the authenticated Google user"). */
   const describesNext = (position: number) => {
     const next = all[position + 1];
-    return !!next && !next.literal && !stopWords.has(next.word) && alternativesOf(context, next.stem).length > 0;
+    return !!next && !next.literal && !stopWords.has(next.word) && knows(next);
   };
   const place = (key: string, term: JobTerm, from: number, to = from + 1) => {
     if (inTopic) {
@@ -351,18 +353,18 @@ export function readJob(context: JobContext, text: string): Job {
     // "open bugs", "open pull requests": describing what is listed, not asking to open (create) one.
     if (current.word === 'open' && describesPlural(all, position)) continue;
     let alternatives = alternativesOf(context, current.stem);
-    const knows = (word: JobWord) => alternativesOf(context, word.stem).length > 0;
     if (current.nameLike && !alternatives.some((alternative) => context.names.has(alternative.term))) {
       elsewhere ||= namesOtherService(all, position, knows) || kindOfThing(all, position);
       continue;
     }
     // "my Outlook inbox": a name a task has only among its keywords, as a common word, is held as a product's name.
-    if (current.nameLike && !context.titles.has(current.stem) && OWNERS.has(all[position - 1]?.word ?? '')) elsewhere ||= namesOtherService(all, position, knows);
+    const owned = OWNERS.has(all[position - 1]?.word ?? '');
+    if (current.nameLike && !context.titles.has(current.stem) && owned) elsewhere ||= namesOtherService(all, position, knows);
     // "my laptop's time zone": the thing asked about belongs to something no task knows.
-    if (alternatives.length === 0 && current.possessive && OWNERS.has(all[position - 1]?.word ?? '')) elsewhere = true;
+    if (alternatives.length === 0 && current.possessive && owned) elsewhere = true;
     if (alternatives.length === 0 && current.stem.length >= FUZZY_MIN_LENGTH) alternatives = context.similar(current.stem).map((term) => ({ term, weight: FUZZY_WEIGHT }));
     // "the interest rate on my mortgage", "the contacts in my phone": where the job looks is a thing no task knows.
-    if (alternatives.length === 0 && OWNERS.has(all[position - 1]?.word ?? '') && PLACES.has(all[position - 2]?.word ?? '')) elsewhere = true;
+    if (alternatives.length === 0 && owned && PLACES.has(all[position - 2]?.word ?? '')) elsewhere = true;
     // A verb opening a command that means another verb ("raise a ticket", "ping the team") says only the deed.
     let role = current === opener && !nounOpeners.has(current.word) ? 'neutral' : roleOf(current.word, all[position - 1], all[position + 1], question);
     if (opening && !question && role === 'object' && alternatives.length === 0 && leadsObject.has(all[position + 1]?.word ?? '')) role = 'action';
