@@ -121,17 +121,19 @@ function performedVerbs(task: Task, writes: boolean): Set<string> {
  * "hacker news"), when every task named by the term belongs to a provider it names. "news" is not one:
  * NewsAPI's tasks are named by it too.
  */
-function providerNames(catalog: Catalog, vocabulary: Vocabulary, tasks: Task[], providerOf: Uint16Array, namings: Set<string>[], providers: string[]): Map<string, number[]> {
-  const naming = new Map<string, number[]>();
+function providerNames(catalog: Catalog, vocabulary: Vocabulary, postings: Map<string, Postings>, providerOf: Uint16Array, providers: string[]): Map<string, number[]> {
+  const byTerm = new Map<string, number[]>();
   providers.forEach((slug, number) => {
     const name = catalog.providers.get(slug)?.name ?? slug;
     const terms = [...textTerms(vocabulary, slug.replace(/[.-]/g, ' ')), ...textTerms(vocabulary, name).filter((term) => term.includes(' '))];
-    for (const term of new Set(terms)) naming.set(term, [...(naming.get(term) ?? []), number]);
+    for (const term of new Set(terms)) byTerm.set(term, [...(byTerm.get(term) ?? []), number]);
   });
-  for (const [term, named] of naming) {
-    if (tasks.some((_, doc) => namings[doc].has(term) && !named.includes(providerOf[doc]))) naming.delete(term);
+  for (const [term, numbers] of byTerm) {
+    const found = postings.get(term);
+    // A task of another provider is named by the term too: it names no provider on its own.
+    if (found?.docs.some((doc, at) => found.named[at] === 1 && !numbers.includes(providerOf[doc]))) byTerm.delete(term);
   }
-  return naming;
+  return byTerm;
 }
 
 /** Each one-letter deletion of a word. */
@@ -198,7 +200,8 @@ export function buildIndex(catalog: Catalog): DiscoveryIndex {
   const postings = new Map<string, Postings>();
   for (const [term, entry] of building) postings.set(term, { docs: Uint32Array.from(entry.docs), weights: Float64Array.from(entry.weights), named: Uint8Array.from(entry.named) });
   const providers = [...new Set(tasks.map((task) => task.provider))];
-  const providerOf = Uint16Array.from(tasks, (task) => providers.indexOf(task.provider));
+  const providerNumbers = new Map(providers.map((slug, number) => [slug, number]));
+  const providerOf = Uint16Array.from(tasks, (task) => providerNumbers.get(task.provider)!);
   const writes = Uint8Array.from(tasks, (task) => (changesSomething(task) ? 1 : 0));
   const needsId = Uint8Array.from(tasks, (task) => (((task.input as { required?: string[] }).required ?? []).some((field) => field === 'id' || field.endsWith('_id')) ? 1 : 0));
   const takes = Uint8Array.from(tasks, takesArguments);
@@ -241,7 +244,7 @@ export function buildIndex(catalog: Catalog): DiscoveryIndex {
     needsId,
     takes,
     providerOf,
-    providerNames: providerNames(catalog, vocabulary, tasks, providerOf, namings, providers),
+    providerNames: providerNames(catalog, vocabulary, postings, providerOf, providers),
     performers: new Map([...performing].map(([verb, docs]) => [verb, Uint32Array.from(docs)])),
     identities: tasks.map((task) => new Set([...textTerms(vocabulary, task.capability), ...textTerms(vocabulary, task.id)])),
     scratch: {
