@@ -113,7 +113,8 @@ function performedVerbs(task: Task, writes: boolean): Set<string> {
     ...words(task.id.split('.').pop()!),
     ...(writes ? task.keywords.flatMap(words) : []),
   ];
-  return new Set(named.filter((word) => word !== undefined).map(stem));
+  // A task that changes nothing performs no deed that changes the world: "Book details by ISBN" does not book.
+  return new Set(named.filter((word) => word !== undefined && (writes || !actionVerbs.has(word) || resultVerbs.has(word))).map(stem));
 }
 
 /**

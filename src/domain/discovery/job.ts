@@ -216,6 +216,9 @@ function verbIn(list: Set<string>, word: string): boolean {
   return list.has(base) || list.has(`${base}e`) || (base.at(-1) === base.at(-2) && list.has(base.slice(0, -1)));
 }
 
+/** Words naming what is known about a thing: a verb right before one is that thing ("book info", "charge details"). */
+const DETAILS = new Set(['info', 'information', 'details', 'detail', 'data', 'metadata']);
+
 /** Before a verb, a word that leaves it in verb position: a stop word other than a determiner or preposition ("sorted by update"). */
 function opensVerb(previous: JobWord | undefined): boolean {
   return !previous || (stopWords.has(previous.word) && !determiners.has(previous.word) && !prepositions.has(previous.word));
@@ -228,7 +231,7 @@ function opensVerb(previous: JobWord | undefined): boolean {
  */
 function roleOf(word: string, previous: JobWord | undefined, next: JobWord | undefined, question: boolean): WordRole {
   if (verbIn(actionVerbs, word)) {
-    if (!opensVerb(previous)) return 'object';
+    if (!opensVerb(previous) || (!!next && DETAILS.has(next.word))) return 'object';
     if (question || (givingVerbs.has(word) && askers.has(next?.word ?? ''))) return 'neutral';
     return 'action';
   }
