@@ -510,5 +510,33 @@ describe('discovery engine', () => {
       expect(readJob(builtin, 'book info for isbn 9780441013593').terms[0]).to.include({ word: 'book', role: 'object' });
       expect(first('book info for isbn 9780441013593')?.id).to.equal('openlibrary.books.by_isbn');
     });
+
+    it('reads a last clause asking about nothing of its own ("..., where do I start?") as no question about the world', () => {
+      expect(readJob(builtin, 'I want to adopt a dog from a shelter near my city, where do I start?').question).to.equal(false);
+      expect(rank(builtin, 'I want to adopt a dog from a shelter near my city, where do I start?', 5).candidates).to.deep.equal([]);
+      expect(readJob(builtin, "if it's 3pm in London, what time is that in New York").question).to.equal(true);
+    });
+
+    it('opens the command after a label ("step 1:") and after a preface naming the means ("use Gmail to", "via Resend,")', () => {
+      expect(first('step 7: use Gmail to email the weekly report to boss@corp.com')?.id).to.equal('google.gmail.send');
+      expect(first('step 5: via Resend, mail the receipt to billing@acme.io')?.id).to.equal('resend.email.send');
+      expect(first('resend: email jane@client.com the invoice link')?.id).to.equal('resend.email.send');
+      // Words some task is named by say what the job is: "new todo:" is not a label.
+      expect(readJob(builtin, 'new stripe customer: Globex Inc, ap@globex.com').terms.map((term) => term.role)).not.to.include('action');
+    });
+
+    it('reads a word ending as a description does ("outstanding", "biggest") or a hyphenated one before a known thing as describing it', () => {
+      expect(readJob(builtin, 'give me the biggest technology headlines right now').sought?.word).to.equal('technology');
+      expect(first('get the outstanding tickets for vercel/next.js on GitHub')?.id).to.equal('github.issues.list');
+      expect(first("make a web-safe permalink from 'Über die Brücke'")?.id).to.equal('builtin.text.slugify');
+      // A noun no task knows is still what is sought ("the tide times").
+      expect(rank(builtin, 'show the tide times for Brighton', 5).candidates).to.deep.equal([]);
+    });
+
+    it('reads a read verb\'s -ing form after a noun as describing it, and a verb meaning another as seeking nothing', () => {
+      expect(readJob(builtin, 'raise a GitHub issue in org/api describing the failing CI test').sought).to.equal(undefined);
+      expect(first('raise a GitHub issue in org/api describing the failing CI test')?.id).to.equal('github.issues.create');
+      expect(first('shoot a welcome email to newuser@widgets.dev via resend')?.id).to.equal('resend.email.send');
+    });
   });
 });

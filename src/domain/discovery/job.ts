@@ -96,6 +96,11 @@ function namesThing(word: JobWord | undefined): boolean {
 
 /** A past participle ("named", "called", "titled"): it describes the noun before it. */
 const PARTICIPLE = /..[^e]ed$/;
+/**
+ * Endings of words that describe the noun after them: participles ("closed", "failing", "outstanding"),
+ * superlatives ("biggest") and adjectives ("famous", "useful", "readable", "active", "endless").
+ */
+const DESCRIBING = /..[^e]ed$|...ing$|..est$|..ous$|..ful$|..[ai]ble$|..ive$|..less$/;
 
 /** Words naming the means a job is to be done by ("via WhatsApp", "using Zoom"): a name after one is a service. */
 const MEANS = new Set(['via', 'using', 'use', 'through']);
@@ -197,12 +202,34 @@ function asksAfterContext(text: string): boolean {
   const clauses = text.split(CLAUSE_BREAK).filter((clause) => clause.trim().length > 0);
   if (clauses.length < 2) return false;
   const last = jobWords(clauses.at(-1)!);
-  return !RELATIVES.has(last[0]?.word ?? '') && isQuestion(last);
+  // "..., where do I start?" asks about the deed the scene names, not about a thing of its own.
+  return !RELATIVES.has(last[0]?.word ?? '') && isQuestion(last) && last.some(namesThing);
+}
+
+/** A label before a colon ("step 1:", "agent step:", "Resend:") has at most this many words. */
+const LABEL_WORDS = 3;
+
+/**
+ * Where the command opens: after a label ending in a colon that holds no verb ("step 1: get ...", "agent step:
+ * raise ...") and after a preface naming the means ("use Gmail to email ...", "via Resend, mail ..."). Its opening
+ * word is read as a command's first word: a verb there is the job's deed.
+ */
+function commandStart(context: JobContext, all: JobWord[]): number {
+  let start = 0;
+  const colon = all.findIndex((word) => word.ends === ':');
+  // A label is a number, a provider's name or words no task is named by; "new todo: call the bank" names what to make.
+  const labels = (word: JobWord) => word.literal || context.providerNames.has(word.stem) || (!context.names.has(word.stem) && !verbIn(actionVerbs, word.word) && !verbIn(neutralVerbs, word.word) && !Object.hasOwn(IMPLIED_VERBS, word.word));
+  if (colon >= 0 && colon < LABEL_WORDS && colon + 1 < all.length && all.slice(0, colon + 1).every(labels)) start = colon + 1;
+  if (MEANS.has(all[start]?.word ?? '')) {
+    const end = all.slice(start + 1, start + 1 + LABEL_WORDS).findIndex((word, at) => word.ends === ',' || (word.word === 'to' && at > 0));
+    if (end >= 0) start += 1 + end + 1;
+  }
+  return start < all.length ? start : 0;
 }
 
 /** The opening word of a command when it means another verb ("email my boss ...", "tell the team ..."). */
-function openerWithImpliedVerb(all: JobWord[]): JobWord | undefined {
-  const at = all.findIndex((word) => !politeOpeners.has(word.word));
+function openerWithImpliedVerb(all: JobWord[], start: number): JobWord | undefined {
+  const at = all.findIndex((word, position) => position >= start && !politeOpeners.has(word.word));
   const opener = all[at];
   if (!opener || !Object.hasOwn(IMPLIED_VERBS, opener.word)) return undefined;
   return askers.has(all[at + 1]?.word ?? '') ? undefined : opener;
@@ -235,7 +262,8 @@ function roleOf(word: string, previous: JobWord | undefined, next: JobWord | und
     if (question || (givingVerbs.has(word) && askers.has(next?.word ?? ''))) return 'neutral';
     return 'action';
   }
-  if (verbIn(neutralVerbs, word)) return 'neutral';
+  // "an issue describing the failing test": a read verb's -ing form after a noun describes that noun.
+  if (verbIn(neutralVerbs, word)) return !neutralVerbs.has(word) && !opensVerb(previous) ? 'object' : 'neutral';
   if (modifiers.has(word)) return 'modifier';
   return 'object';
 }
@@ -247,9 +275,9 @@ function describesPlural(all: JobWord[], position: number): boolean {
 }
 
 /** The particle making a verb and particle one deed ("turn on", "top up"), when the job has one here. */
-function particleAfter(all: JobWord[], position: number, question: boolean): string | undefined {
+function particleAfter(all: JobWord[], position: number, previous: JobWord | undefined, question: boolean): string | undefined {
   const [current, next] = [all[position], all[position + 1]];
-  if (question || !next || !opensVerb(all[position - 1])) return undefined;
+  if (question || !next || !opensVerb(previous)) return undefined;
   return Object.hasOwn(PARTICLE_VERBS, current.word) && PARTICLE_VERBS[current.word].includes(next.word) ? next.word : undefined;
 }
 
@@ -272,7 +300,8 @@ export function readJob(context: JobContext, text: string): Job {
     if (pair.every((other) => knows(other) && !context.providerNames.has(other.stem))) for (const other of pair) other.literal = false;
   }
   const stems = all.map((word) => word.stem);
-  const opensQuestion = isQuestion(all);
+  const start = commandStart(context, all);
+  const opensQuestion = isQuestion(all.slice(start));
   const afterContext = !opensQuestion && asksAfterContext(text);
   const question = opensQuestion || afterContext;
   const terms: JobTerm[] = [];
@@ -282,7 +311,7 @@ export function readJob(context: JobContext, text: string): Job {
     seen.add(key);
     terms.push(term);
   };
-  const opener = question ? undefined : openerWithImpliedVerb(all);
+  const opener = question ? undefined : openerWithImpliedVerb(all, start);
   /** Before the first content word of a command that opens with no verb it implies. */
   let opening = !opener;
   /** The verb whose object may come next: only determiners, pronouns and modifiers stand between them. */
@@ -321,8 +350,10 @@ export function readJob(context: JobContext, text: string): Job {
     if (term.role === 'neutral' || term.role === 'action') verb = term;
     else if (term.role === 'object' && verb) {
       // A participle no task knows describing the next word ("closed issues") is not what is sought: that word is.
-      if (verb.role === 'neutral' && term.alternatives.length === 0 && PARTICIPLE.test(term.word) && describesNext(from)) return;
-      if (verb.role === 'neutral') sought ??= term;
+      // So is a word of a hyphenated chunk before a known thing ("a web-safe permalink").
+      if (verb.role === 'neutral' && term.alternatives.length === 0 && (DESCRIBING.test(term.word) || all[from].hyphenated) && describesNext(from)) return;
+      // A verb opening a command that only says the deed ("shoot a welcome email") asks to see nothing.
+      if (verb.role === 'neutral' && verbIn(neutralVerbs, verb.word)) sought ??= term;
       else if (verbIn(actionVerbs, term.word) && verbIn(makingVerbs, verb.word)) verb.object ??= term;
       verb = undefined;
     }
@@ -330,12 +361,20 @@ export function readJob(context: JobContext, text: string): Job {
   if (opener) place(`verb ${opener.word}`, { word: opener.word, role: 'action', alternatives: alternativesOf(context, stem(IMPLIED_VERBS[opener.word])) }, -1);
   for (let position = 0; position < all.length; position += 1) {
     const current = all[position];
+    if (position === start && start > 0) {
+      // What a label or preface said is no verb's object, and the command's first word opens it.
+      opening = !opener;
+      verb = undefined;
+      creating = undefined;
+    }
+    /** The word before, within the command: the command's first word has none. */
+    const previous = position === start ? undefined : all[position - 1];
     if (stopWords.has(current.word) && !leadsObject.has(current.word)) verb = undefined;
     if (topicMarkers.has(current.word)) {
       inTopic = true;
       topicOfThing = namesThing(all[position - 1]) && !inPrepositionalPhrase(all, position - 1);
     } else if (topicEnds.has(current.word)) inTopic = false;
-    const particle = particleAfter(all, position, question);
+    const particle = particleAfter(all, position, previous, question);
     if (particle) {
       const key = `${current.stem} ${stem(particle)}`;
       place(key, { word: `${current.word} ${particle}`, role: 'action', alternatives: alternativesOf(context, key) }, position, position + 2);
@@ -345,7 +384,7 @@ export function readJob(context: JobContext, text: string): Job {
     const phrase = phraseAt(context.vocabulary, stems, position);
     if (phrase) {
       const words = all.slice(position, position + phrase.length).map((word) => word.word);
-      const role = roleOf(words[0], all[position - 1], all[position + phrase.length], question) === 'action' ? 'action' : 'object';
+      const role = roleOf(words[0], previous, all[position + phrase.length], question) === 'action' ? 'action' : 'object';
       place(phrase.join(' '), { word: words.join(' '), role, alternatives: alternativesOf(context, phrase.join(' ')) }, position, position + phrase.length);
       position += phrase.length - 1;
       continue;
@@ -369,7 +408,7 @@ export function readJob(context: JobContext, text: string): Job {
     // "the interest rate on my mortgage", "the contacts in my phone": where the job looks is a thing no task knows.
     if (alternatives.length === 0 && owned && PLACES.has(all[position - 2]?.word ?? '')) elsewhere = true;
     // A verb opening a command that means another verb ("raise a ticket", "ping the team") says only the deed.
-    let role = current === opener && !nounOpeners.has(current.word) ? 'neutral' : roleOf(current.word, all[position - 1], all[position + 1], question);
+    let role = current === opener && !nounOpeners.has(current.word) ? 'neutral' : roleOf(current.word, previous, all[position + 1], question);
     if (opening && !question && role === 'object' && alternatives.length === 0 && leadsObject.has(all[position + 1]?.word ?? '')) role = 'action';
     place(current.stem, { word: current.word, role, alternatives }, position);
   }

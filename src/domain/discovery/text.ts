@@ -53,6 +53,10 @@ export interface JobWord {
   address?: boolean;
   /** The last word of a chunk written as a possessive ("Tom's", "Jane’s"). */
   possessive?: boolean;
+  /** Part of a chunk joining words with a hyphen ("web-safe", "7-day"): together they describe what follows. */
+  hyphenated?: boolean;
+  /** The last word of a chunk ending in a colon ("step 1:") or a comma ("via Resend,"). */
+  ends?: ':' | ',';
 }
 
 /** Quoted text: in double quotes, or in single quotes that are not an apostrophe ("'Inventory' table", not "Tom's"). */
@@ -71,6 +75,7 @@ const SLASHED_WORDS = /^[^\p{L}\p{N}]*\p{L}+(\/\p{L}+)+[^\p{L}\p{N}]*$/u;
 const ADDRESS = /^[^\p{L}\p{N}]*#\p{L}|[\p{L}\p{N}]@[\p{L}\p{N}]/u;
 const PATH = /^[^:]*[\p{L}\p{N}]\/[\p{L}\p{N}]/u;
 const ENCODED = /^(?=[A-Za-z0-9+/]*[a-z])(?=[A-Za-z0-9+/]*[A-Z])(?=[A-Za-z0-9+/]*[0-9])[A-Za-z0-9+/]{8,}={0,2}$|^[A-Za-z0-9+/]{4,}={1,2}$/;
+const HYPHENATED = /[\p{L}\p{N}]-\p{L}/u;
 const POSSESSIVE = /\p{L}['’]s[^\p{L}\p{N}]*$/u;
 /** "what's", "it's", "there's": a word and "is", not a possessive. */
 const CONTRACTIONS = /^[^\p{L}]*(what|whats|that|it|there|here|who|where|how|when|why|he|she|let)['’]s[^\p{L}\p{N}]*$/iu;
@@ -105,12 +110,15 @@ export function jobWords(job: string): JobWord[] {
       continue;
     }
     const inChunk = words(chunk);
+    const hyphenated = HYPHENATED.test(chunk) ? { hyphenated: true } : {};
     const address = ADDRESS.test(chunk) ? { address: true } : PATH.test(chunk) ? { path: true } : ENCODED.test(chunk) ? { encoded: true } : {};
     for (const word of inChunk) {
       if (YEAR.test(word)) result.push({ word, stem: 'year', literal: false, nameLike: false, given: 'date' });
-      else result.push({ word, stem: stem(word), literal: literalChunk || /^\p{N}+$/u.test(word), nameLike, ...slashed, ...address });
+      else result.push({ word, stem: stem(word), literal: literalChunk || /^\p{N}+$/u.test(word), nameLike, ...slashed, ...address, ...hyphenated });
     }
     if (inChunk.length > 0 && POSSESSIVE.test(chunk) && !CONTRACTIONS.test(chunk)) result[result.length - 1].possessive = true;
+    const pause = chunk.match(/[:,]$/u)?.[0];
+    if (inChunk.length > 0 && pause) result[result.length - 1].ends = pause as ':' | ',';
   }
   // "last christmas", "on 3 March", "since january": the job gives a date, and the day number beside a month is part of it.
   result.forEach((word, at) => {
