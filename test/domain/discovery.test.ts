@@ -538,5 +538,12 @@ describe('discovery engine', () => {
       expect(first('raise a GitHub issue in org/api describing the failing CI test')?.id).to.equal('github.issues.create');
       expect(first('shoot a welcome email to newuser@widgets.dev via resend')?.id).to.equal('resend.email.send');
     });
+
+    it('meets a verb asking for another form ("convert") only by a task performing it, not by any task that reads', () => {
+      expect(rank(builtin, 'convert this pdf to a word doc', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'convert this json to csv', 5).candidates).to.deep.equal([]);
+      expect(first('convert 5 miles to km')?.id).to.equal('builtin.units.convert');
+      expect(first('exchange 100 usd to eur')?.capability).to.equal('currency.convert');
+    });
   });
 });

@@ -1,6 +1,6 @@
 import type { Catalog, Task } from '../catalog/types.js';
 import { GIVES_AMOUNT, GIVES_DATE, GIVES_ENCODED, GIVES_PATH, GIVES_RANGE, GIVES_TIME, GIVES_TOPIC, readJob, type JobContext, type JobTerm } from './job.js';
-import { ACTION_VERBS, OPEN_RESULT_VERBS, RESULT_VERBS } from './lexicon.js';
+import { ACTION_VERBS, FORM_CHANGING_VERBS, OPEN_RESULT_VERBS, RESULT_VERBS } from './lexicon.js';
 import { stem, words } from './text.js';
 import { buildVocabulary, textTerms, type Vocabulary } from './vocabulary.js';
 
@@ -36,6 +36,7 @@ const AMOUNT_WANTING = 0.9;
 const actionVerbs = new Set(ACTION_VERBS);
 const resultVerbs = new Set(RESULT_VERBS);
 const openResultVerbs = new Set(OPEN_RESULT_VERBS);
+const formChangingVerbs = new Set(FORM_CHANGING_VERBS);
 
 interface Postings {
   docs: Uint32Array;
@@ -352,7 +353,7 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
       if (term.role === 'action') {
         actionMask |= bit;
         if (resultVerbs.has(term.word)) resultMask |= bit;
-        if (openResultVerbs.has(term.word)) openResultMask |= bit;
+        if (openResultVerbs.has(term.word) && !formChangingVerbs.has(term.word)) openResultMask |= bit;
         const perform = (verb: string, writersOnly: boolean) => {
           for (const doc of index.performers.get(verb) ?? []) {
             if (writersOnly && !index.writes[doc]) continue;

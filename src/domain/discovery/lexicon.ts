@@ -205,6 +205,12 @@ export const RESULT_VERBS = [
 export const OPEN_RESULT_VERBS = ['compute', 'calculate', 'generate', 'produce', 'determine', 'estimate', 'derive', 'chart', 'plot', 'graph', 'measure', 'convert', 'exchange'];
 
 /**
+ * Result verbs saying a thing is wanted in another form ("convert", "exchange"): only a task performing them
+ * (converting units, currencies, a time zone) gives it, so no task listing files will "convert this pdf to word".
+ */
+export const FORM_CHANGING_VERBS = ['convert', 'exchange'];
+
+/**
  * Words that qualify the job (when, which one) rather than name what it is about. They count for
  * ranking but, like read verbs, are never the object a task must cover.
  */
