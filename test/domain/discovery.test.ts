@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { buildIndex, indexFor, MIN_SCORE, NEAR_MISSES, rank } from '../../src/domain/discovery/engine.js';
-import { FUZZY_WEIGHT, GIVES_AMOUNT, GIVES_PATH, GIVES_RANGE, readJob, SYNONYM_WEIGHT } from '../../src/domain/discovery/job.js';
+import { FUZZY_WEIGHT, GIVES_AMOUNT, GIVES_DOCUMENT, GIVES_PATH, GIVES_RANGE, readJob, SYNONYM_WEIGHT } from '../../src/domain/discovery/job.js';
 import { jobWords, quotes, stem } from '../../src/domain/discovery/text.js';
 import type { Task } from '../../src/domain/catalog/types.js';
 import { buildCatalog, builtinCatalogFiles } from '../../src/domain/catalog/load.js';
@@ -544,6 +544,15 @@ describe('discovery engine', () => {
       expect(rank(builtin, 'convert this json to csv', 5).candidates).to.deep.equal([]);
       expect(first('convert 5 miles to km')?.id).to.equal('builtin.units.convert');
       expect(first('exchange 100 usd to eur')?.capability).to.equal('currency.convert');
+    });
+
+    it('reads a time zone\'s abbreviation or IANA name as a time zone, an ISO date and time as a time, and a JSON document as one', () => {
+      expect(jobWords('3pm PST in America/Chicago').map((word) => word.stem)).to.deep.equal(['3pm', stem('timezone'), 'in', stem('timezone')]);
+      expect(first('3pm PST in CET?')?.id).to.equal('builtin.time.convert');
+      expect(first('convert 2025-06-01T14:00Z to America/Chicago')?.id).to.equal('builtin.time.convert');
+      expect(first('get the current timestamp in UTC')?.id).to.equal('builtin.time.now');
+      expect(readJob(builtin, 'get the status field out of {"status":"ok","code":200}').gives & GIVES_DOCUMENT).to.equal(GIVES_DOCUMENT);
+      expect(first('get the status field out of {"status":"ok","code":200}')?.id).to.equal('builtin.json.extract');
     });
   });
 });

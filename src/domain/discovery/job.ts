@@ -2,7 +2,7 @@ import {
   ACTION_VERBS, ASKERS, CREATING_VERBS, DETERMINERS, GIVING_VERBS, HOW_TO_FOLLOWERS, IMPLIED_VERBS, MAKING_VERBS, MODIFIERS, NEUTRAL_VERBS, NOUN_OPENERS, PARTICLE_VERBS, POLITE_OPENERS, PREPOSITIONS, SEARCH_VERBS, SEEING_VERBS,
   QUESTION_AUXILIARIES, QUESTION_WORDS, TOPIC_MARKERS,
 } from './lexicon.js';
-import { jobWords, quotes, stem, type JobWord } from './text.js';
+import { givesDocument, jobWords, quotes, stem, type JobWord } from './text.js';
 import { phraseAt, stopWords, type Vocabulary } from './vocabulary.js';
 
 /**
@@ -81,6 +81,8 @@ export const GIVES_PATH = 16;
 export const GIVES_ENCODED = 32;
 /** Two dates apart ("from 1 Jan to 31 Mar 2024"): a range, which a task requiring a start and an end date fits. */
 export const GIVES_RANGE = 64;
+/** A JSON document written inline: a task requiring a document fits it. */
+export const GIVES_DOCUMENT = 128;
 
 /** Whether the noun phrase ending at `position` hangs off a preposition ("a ticket in our github repo"), so is not what the job asks for. */
 function inPrepositionalPhrase(all: JobWord[], position: number): boolean {
@@ -422,7 +424,7 @@ export function readJob(context: JobContext, text: string): Job {
   // A path left a literal ("rails/rails", not "lat/lon") names a place such as a repository.
   const path = all.some((word) => word.path && word.literal);
   const encoded = all.some((word) => word.encoded);
-  const gives = given | (dates >= 2 || span ? GIVES_RANGE : 0) | (searchesTopic ? GIVES_TOPIC : 0) | (amount ? GIVES_AMOUNT : 0) | (path ? GIVES_PATH : 0) | (encoded ? GIVES_ENCODED : 0);
+  const gives = given | (dates >= 2 || span ? GIVES_RANGE : 0) | (searchesTopic ? GIVES_TOPIC : 0) | (amount ? GIVES_AMOUNT : 0) | (path ? GIVES_PATH : 0) | (encoded ? GIVES_ENCODED : 0) | (givesDocument(text) ? GIVES_DOCUMENT : 0);
   // A chunk with digits some task knows ("md5", "base64") names a thing, not a record; an address or a #channel
   // names someone or somewhere.
   const identifies = all.some((word, at) => !word.given && !word.address && !counts(all, at) && (word.literal || (word.nameLike && /\p{N}/u.test(word.word) && !context.has(word.stem)))) || quotes(text);

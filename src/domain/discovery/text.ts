@@ -66,6 +66,26 @@ const QUOTED = /"[^"]*"|“[^”]*”|‘[^’]*’|(?<![\p{L}\p{N}])'[^']+'(?![
 export function quotes(job: string): boolean {
   return job.normalize('NFKC').search(QUOTED) >= 0;
 }
+/** A JSON object or array written inline ('{"status":"ok"}', '[1, 2]'): a document to work on. */
+const JSON_DOCUMENT = /\{\s*"[^"]*"\s*:|\[\s*[{["\d]/u;
+
+/** Whether a job gives a JSON document inline. */
+export function givesDocument(job: string): boolean {
+  return JSON_DOCUMENT.test(job.normalize('NFKC'));
+}
+
+/**
+ * Time zones by abbreviation ("UTC", "PST", "CET") or IANA name ("America/Chicago"): a job naming one names a
+ * time zone, so it reads as that word.
+ */
+const ZONE_ABBREVIATIONS = new Set([
+  'utc', 'gmt', 'pst', 'pdt', 'est', 'edt', 'cst', 'cdt', 'mst', 'mdt', 'akst', 'hst', 'cet', 'cest', 'eet', 'eest',
+  'wet', 'west', 'bst', 'ist', 'jst', 'kst', 'hkt', 'sgt', 'aest', 'aedt', 'acst', 'awst', 'nzst', 'nzdt',
+]);
+const ZONE_NAME = /^(Africa|America|Antarctica|Asia|Atlantic|Australia|Europe|Indian|Pacific|Etc)\/[A-Za-z_]+(\/[A-Za-z_]+)?$/u;
+/** An ISO 8601 date and time ("2025-06-01T14:00Z"): a moment, which a task converting a time takes. */
+const DATE_TIME = /^(19|20)\d\d-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)?$/iu;
+
 /** A year in a job ("holidays in 2026") says the job is about a year; a calendar date, about a date. */
 const YEAR = /^(19|20)\d\d$/;
 const DATE = /^(19|20)\d\d-\d\d-\d\d$/;
@@ -100,7 +120,15 @@ export function jobWords(job: string): JobWord[] {
     // An identifier such as cus_9 or 9am is a name as a whole, not two words.
     const nameLike = (/^[^\p{L}\p{N}]*\p{Lu}/u.test(chunk) && !sentenceStart) || /\p{N}/u.test(chunk);
     sentenceStart = SENTENCE_END.test(chunk);
-    const date = chunk.replace(/[^\p{L}\p{N}]+$/u, '');
+    const date = chunk.replace(/[^\p{L}\p{N}]+$/u, '').replace(/^[^\p{L}\p{N}]+/u, '');
+    if (ZONE_NAME.test(date) || ZONE_ABBREVIATIONS.has(date.toLowerCase())) {
+      result.push({ word: date.toLowerCase(), stem: stem('timezone'), literal: false, nameLike: false });
+      continue;
+    }
+    if (DATE_TIME.test(date)) {
+      result.push({ word: date.toLowerCase(), stem: date.toLowerCase(), literal: true, nameLike: false, given: 'time' });
+      continue;
+    }
     if (DATE.test(date)) {
       result.push({ word: date, stem: 'date', literal: false, nameLike: false, given: 'date' });
       continue;
