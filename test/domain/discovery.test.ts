@@ -72,7 +72,8 @@ describe('discovery engine', () => {
 
     it('drops literals and unknown names: they are the task input, not the job', () => {
       const words = termsOf('forecast for Lyon at 10:30, see https://x.example/a and "Some Quoted Thing" or bob@x.example in hapijs/hapi #general cus_9');
-      expect(words.map((term) => term.word)).to.deep.equal(['forecast', 'see']);
+      // A #channel's name is input too; that it names a channel is read as the word "channel".
+      expect(words.map((term) => term.word)).to.deep.equal(['forecast', 'see', 'channel']);
     });
 
     it('keeps a capitalised word that names a task, not one only a description mentions', () => {
@@ -398,7 +399,7 @@ describe('discovery engine', () => {
     });
 
     it('reads text in single quotes as quoted, but not an apostrophe', () => {
-      expect(readJob(builtin, "post 'deploy finished' in #eng").terms.map((term) => term.word)).to.deep.equal(['post']);
+      expect(readJob(builtin, "post 'deploy finished' in #eng").terms.map((term) => term.word)).to.deep.equal(['post', 'channel']);
       expect(first("post 'deploy finished' in #eng")?.id).to.equal('slack.chat.post');
       expect(quotes("list everything in our Airtable 'Inventory' table")).to.equal(true);
       expect(quotes("what's in Tom's inbox")).to.equal(false);
@@ -553,6 +554,15 @@ describe('discovery engine', () => {
       expect(first('get the current timestamp in UTC')?.id).to.equal('builtin.time.now');
       expect(readJob(builtin, 'get the status field out of {"status":"ok","code":200}').gives & GIVES_DOCUMENT).to.equal(GIVES_DOCUMENT);
       expect(first('get the status field out of {"status":"ok","code":200}')?.id).to.equal('builtin.json.extract');
+    });
+
+    it('reads a #channel as naming a channel, whatever its name', () => {
+      expect(termsOf('post deploy done in #eng').map((term) => term.word)).to.include('channel');
+      expect(first('post deploy done in #eng')?.id).to.equal('slack.chat.post');
+      expect(first('what have people said in #support today')?.id).to.equal('slack.conversations.history');
+      expect(readJob(builtin, 'post deploy done in #eng').identifies).to.equal(false);
+      // Counting things with no verb asks to see them.
+      expect(readJob(builtin, 'last 20 messages in #design').asksToSee).to.equal(true);
     });
   });
 });

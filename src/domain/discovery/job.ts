@@ -428,7 +428,9 @@ export function readJob(context: JobContext, text: string): Job {
   // A chunk with digits some task knows ("md5", "base64") names a thing, not a record; an address or a #channel
   // names someone or somewhere.
   const identifies = all.some((word, at) => !word.given && !word.address && !counts(all, at) && (word.literal || (word.nameLike && /\p{N}/u.test(word.word) && !context.has(word.stem)))) || quotes(text);
-  const asksToSee = !question && terms.every((term) => term.role !== 'action') && terms.some((term) => term.role === 'neutral' && verbIn(seeingVerbs, term.word));
+  // A job counting things with no verb at all ("last 20 messages in #design") asks to see them too.
+  const counting = all.some((_, at) => counts(all, at)) && terms.every((term) => term.role !== 'neutral');
+  const asksToSee = !question && terms.every((term) => term.role !== 'action') && (counting || terms.some((term) => term.role === 'neutral' && verbIn(seeingVerbs, term.word)));
   const searches = terms.some((term) => verbIn(searchVerbs, term.word));
   // A verb setting the scene ("I'm about to walk the dog, how windy is it") has no object the job seeks.
   return { terms, question, asksToSee, searches, sought: afterContext ? undefined : sought, gives, identifies, elsewhere };

@@ -96,6 +96,7 @@ const ADDRESS = /^[^\p{L}\p{N}]*#\p{L}|[\p{L}\p{N}]@[\p{L}\p{N}]/u;
 const PATH = /^[^:]*[\p{L}\p{N}]\/[\p{L}\p{N}]/u;
 const ENCODED = /^(?=[A-Za-z0-9+/]*[a-z])(?=[A-Za-z0-9+/]*[A-Z])(?=[A-Za-z0-9+/]*[0-9])[A-Za-z0-9+/]{8,}={0,2}$|^[A-Za-z0-9+/]{4,}={1,2}$/;
 const HYPHENATED = /[\p{L}\p{N}]-\p{L}/u;
+const CHANNEL = /^[^\p{L}\p{N}]*#\p{L}/u;
 const POSSESSIVE = /\p{L}['’]s[^\p{L}\p{N}]*$/u;
 /** "what's", "it's", "there's": a word and "is", not a possessive. */
 const CONTRACTIONS = /^[^\p{L}]*(what|whats|that|it|there|here|who|where|how|when|why|he|she|let)['’]s[^\p{L}\p{N}]*$/iu;
@@ -145,6 +146,8 @@ export function jobWords(job: string): JobWord[] {
       else result.push({ word, stem: stem(word), literal: literalChunk || /^\p{N}+$/u.test(word), nameLike, ...slashed, ...address, ...hyphenated });
     }
     if (inChunk.length > 0 && POSSESSIVE.test(chunk) && !CONTRACTIONS.test(chunk)) result[result.length - 1].possessive = true;
+    // "#incidents" names a channel: the job is about one, whatever its name.
+    if (CHANNEL.test(chunk)) result.push({ word: 'channel', stem: stem('channel'), literal: false, nameLike: false, address: true });
     const pause = chunk.match(/[:,]$/u)?.[0];
     if (inChunk.length > 0 && pause) result[result.length - 1].ends = pause as ':' | ',';
   }
