@@ -564,5 +564,12 @@ describe('discovery engine', () => {
       // Counting things with no verb asks to see them.
       expect(readJob(builtin, 'last 20 messages in #design').asksToSee).to.equal(true);
     });
+
+    it('reads a synonym of a thing sent opening a command as that thing does, and a later clause\'s opener too', () => {
+      expect(readJob(builtin, "gmail boss@acme.com 'running 10 min late'").terms[0]).to.include({ word: 'gmail', role: 'action' });
+      expect(first("gmail boss@acme.com 'running 10 min late'")?.id).to.equal('google.gmail.send');
+      expect(first('msg #incidents: sev2 resolved, rca to follow')?.id).to.equal('slack.chat.post');
+      expect(first("we're mid-incident, pls drop a note in #status on slack saying api latency elevated, eta 30m")?.id).to.equal('slack.chat.post');
+    });
   });
 });

@@ -230,11 +230,15 @@ function commandStart(context: JobContext, all: JobWord[]): number {
 }
 
 /** The opening word of a command when it means another verb ("email my boss ...", "tell the team ..."). */
-function openerWithImpliedVerb(all: JobWord[], start: number): JobWord | undefined {
+function openerWithImpliedVerb(context: JobContext, all: JobWord[], start: number): { word: JobWord; means: string } | undefined {
   const at = all.findIndex((word, position) => position >= start && !politeOpeners.has(word.word));
   const opener = all[at];
-  if (!opener || !Object.hasOwn(IMPLIED_VERBS, opener.word)) return undefined;
-  return askers.has(all[at + 1]?.word ?? '') ? undefined : opener;
+  if (!opener || askers.has(all[at + 1]?.word ?? '')) return undefined;
+  if (Object.hasOwn(IMPLIED_VERBS, opener.word)) return { word: opener, means: opener.word };
+  // A synonym of a thing sent ("gmail bob@x.com ...", "msg #incidents: ...") opens the command as that thing does.
+  const synonyms = context.vocabulary.synonyms.get(opener.stem) ?? [];
+  const means = NOUN_OPENERS.find((noun) => synonyms.includes(stem(noun)));
+  return means ? { word: opener, means } : undefined;
 }
 
 /** A verb of the lists as written, or the verb of its -ing form ("looking", "sending", "setting"). */
@@ -313,9 +317,13 @@ export function readJob(context: JobContext, text: string): Job {
     seen.add(key);
     terms.push(term);
   };
-  const opener = question ? undefined : openerWithImpliedVerb(all, start);
+  const opensWith = question ? undefined : openerWithImpliedVerb(context, all, start);
+  // "we're mid-incident, pls drop a note in #status": a later clause may open the command instead.
+  const clauses = all.flatMap((word, at) => (word.ends === ',' && at >= start ? [at + 1] : []));
+  const implied = opensWith ?? (question ? undefined : clauses.map((at) => openerWithImpliedVerb(context, all, at)).find((found) => found !== undefined));
+  const opener = implied?.word;
   /** Before the first content word of a command that opens with no verb it implies. */
-  let opening = !opener;
+  let opening = !opensWith;
   /** The verb whose object may come next: only determiners, pronouns and modifiers stand between them. */
   let verb: JobTerm | undefined;
   let sought: JobTerm | undefined;
@@ -360,12 +368,12 @@ export function readJob(context: JobContext, text: string): Job {
       verb = undefined;
     }
   };
-  if (opener) place(`verb ${opener.word}`, { word: opener.word, role: 'action', alternatives: alternativesOf(context, stem(IMPLIED_VERBS[opener.word])) }, -1);
+  if (implied) place(`verb ${implied.word.word}`, { word: implied.word.word, role: 'action', alternatives: alternativesOf(context, stem(IMPLIED_VERBS[implied.means])) }, -1);
   for (let position = 0; position < all.length; position += 1) {
     const current = all[position];
     if (position === start && start > 0) {
       // What a label or preface said is no verb's object, and the command's first word opens it.
-      opening = !opener;
+      opening = !opensWith;
       verb = undefined;
       creating = undefined;
     }
@@ -410,7 +418,7 @@ export function readJob(context: JobContext, text: string): Job {
     // "the interest rate on my mortgage", "the contacts in my phone": where the job looks is a thing no task knows.
     if (alternatives.length === 0 && owned && PLACES.has(all[position - 2]?.word ?? '')) elsewhere = true;
     // A verb opening a command that means another verb ("raise a ticket", "ping the team") says only the deed.
-    let role = current === opener && !nounOpeners.has(current.word) ? 'neutral' : roleOf(current.word, previous, all[position + 1], question);
+    let role = current === opener && !nounOpeners.has(implied!.means) ? 'neutral' : roleOf(current.word, previous, all[position + 1], question);
     if (opening && !question && role === 'object' && alternatives.length === 0 && leadsObject.has(all[position + 1]?.word ?? '')) role = 'action';
     place(current.stem, { word: current.word, role, alternatives }, position);
   }
