@@ -126,9 +126,9 @@ export const QUESTION_WORDS = ['what', 'whats', 'which', 'who', 'whom', 'whose',
 
 /**
  * Words opening a yes-or-no question ("is it raining", "do I have mail", "should I pack an umbrella", "any
- * news"), unless "you" follows: "will you" opens a polite command. "can I ..." asks for a deed, so it is not here.
+ * news", "anything in my inbox"), unless "you" follows: "will you" opens a polite command. "can I ..." asks for a deed, so it is not here.
  */
-export const QUESTION_AUXILIARIES = ['is', 'are', 'was', 'were', 'am', 'do', 'does', 'did', 'has', 'have', 'should', 'will', 'isnt', 'arent', 'any'];
+export const QUESTION_AUXILIARIES = ['is', 'are', 'was', 'were', 'am', 'do', 'does', 'did', 'has', 'have', 'should', 'will', 'isnt', 'arent', 'any', 'anything', 'anyone'];
 
 /** "how do I ...", "how to ...": a request for the deed, not a question about the world. */
 export const HOW_TO_FOLLOWERS = ['do', 'can', 'could', 'should', 'would', 'to', 'shall', 'may'];
