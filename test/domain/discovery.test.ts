@@ -580,5 +580,15 @@ describe('discovery engine', () => {
       expect(first('set up dan@startup.io as a customer in stripe pls')?.id).to.equal('stripe.customers.create');
       expect(first('change the SendGrid contact for tom@site.org, his last name is now Baker')?.id).to.equal('sendgrid.contacts.upsert');
     });
+
+    it('needs a creating verb\'s thing to be what the task makes (the part before its verb), not where it makes it', () => {
+      expect(rank(builtin, 'create a new table in airtable called Vendors', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, "create a new google calendar called 'Gym'", 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'create a new charge of $20 for customer cus_55', 5).candidates).to.deep.equal([]);
+      expect(first('add a record to the Vendors airtable')?.id).to.equal('airtable.records.create');
+      expect(first('create a calendar event for friday 3pm')?.id).to.equal('google.calendar.events.create');
+      // A word saying which things a task reads ("stories.new") is no deed it performs.
+      expect(rank(builtin, 'create a Hacker News post about our launch', 5).candidates).to.deep.equal([]);
+    });
   });
 });

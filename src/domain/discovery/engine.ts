@@ -1,6 +1,6 @@
 import type { Catalog, Task } from '../catalog/types.js';
 import { GIVES_AMOUNT, GIVES_DATE, GIVES_DOCUMENT, GIVES_ENCODED, GIVES_PATH, GIVES_RANGE, GIVES_TIME, GIVES_TOPIC, readJob, type JobContext, type JobTerm } from './job.js';
-import { ACTION_VERBS, FORM_CHANGING_VERBS, OPEN_RESULT_VERBS, RESULT_VERBS } from './lexicon.js';
+import { ACTION_VERBS, FORM_CHANGING_VERBS, MODIFIERS, OPEN_RESULT_VERBS, RESULT_VERBS } from './lexicon.js';
 import { stem, words } from './text.js';
 import { buildVocabulary, textTerms, type Vocabulary } from './vocabulary.js';
 
@@ -37,6 +37,7 @@ const actionVerbs = new Set(ACTION_VERBS);
 const resultVerbs = new Set(RESULT_VERBS);
 const openResultVerbs = new Set(OPEN_RESULT_VERBS);
 const formChangingVerbs = new Set(FORM_CHANGING_VERBS);
+const modifiers = new Set(MODIFIERS);
 
 interface Postings {
   docs: Uint32Array;
@@ -64,7 +65,10 @@ export interface DiscoveryIndex extends JobContext {
   providerOf: Uint16Array;
   /** Each term a task performs (see `performedVerbs`) to the tasks performing it. */
   performers: Map<string, Uint32Array>;
-  /** Each task's capability and id terms ("calendar", "event", "create"): what it makes, when it makes something. */
+  /**
+   * The terms of the last two parts of each task's capability and id ("events", "create" of calendar.events.create):
+   * what it makes, when it makes something, not where ("calendar", "spreadsheet").
+   */
   identities: Set<string>[];
   /**
    * Per-document work space of `rank`, zero between calls: ranking is synchronous, so one set per index
@@ -115,8 +119,9 @@ function performedVerbs(task: Task, writes: boolean): Set<string> {
     ...words(task.id.split('.').pop()!),
     ...(writes ? task.keywords.flatMap(words) : []),
   ];
-  // A task that changes nothing performs no deed that changes the world: "Book details by ISBN" does not book.
-  return new Set(named.filter((word) => word !== undefined && (writes || !actionVerbs.has(word) || resultVerbs.has(word))).map(stem));
+  // A task that changes nothing performs no deed that changes the world ("Book details by ISBN" does not book),
+  // and a word saying which things it reads is no deed ("stories.new" does not create).
+  return new Set(named.filter((word) => word !== undefined && (writes || ((!actionVerbs.has(word) || resultVerbs.has(word)) && !modifiers.has(word)))).map(stem));
 }
 
 /**
@@ -249,7 +254,7 @@ export function buildIndex(catalog: Catalog): DiscoveryIndex {
     providerOf,
     providerNames: providerNames(catalog, vocabulary, postings, providerOf, providers),
     performers: new Map([...performing].map(([verb, docs]) => [verb, Uint32Array.from(docs)])),
-    identities: tasks.map((task) => new Set([...textTerms(vocabulary, task.capability), ...textTerms(vocabulary, task.id)])),
+    identities: tasks.map((task) => new Set([task.capability, task.id].flatMap((name) => textTerms(vocabulary, name.split('.').slice(-2).join(' '))))),
     scratch: {
       scores: new Float64Array(tasks.length),
       masks: new Uint32Array(tasks.length),
