@@ -590,5 +590,10 @@ describe('discovery engine', () => {
       // A word saying which things a task reads ("stories.new") is no deed it performs.
       expect(rank(builtin, 'create a Hacker News post about our launch', 5).candidates).to.deep.equal([]);
     });
+
+    it('reads a keyword that is a phrase of the vocabulary as one deed: "set up" does not set a timer', () => {
+      expect(rank(builtin, 'set a timer for 10 minutes', 5).candidates).to.deep.equal([]);
+      expect(first('set up an appointment in my calendar to call the bank at 9 tomorrow')?.id).to.equal('google.calendar.events.create');
+    });
   });
 });

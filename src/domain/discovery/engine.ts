@@ -111,17 +111,24 @@ function changesSomething(task: Task): boolean {
  * contact") and its keywords ("book", "schedule", "signup"). A task that only reads does not perform the
  * verbs its keywords mention: "Search for books" does not book, and listing pull requests does not merge one.
  */
-function performedVerbs(task: Task, writes: boolean): Set<string> {
+function performedVerbs(task: Task, writes: boolean, vocabulary: Vocabulary): Set<string> {
   const named = [
     ...(writes ? words(task.title) : words(task.title).slice(0, 1)),
     words(task.description)[0],
     ...words(task.capability.split('.').pop()!),
     ...words(task.id.split('.').pop()!),
-    ...(writes ? task.keywords.flatMap(words) : []),
   ];
   // A task that changes nothing performs no deed that changes the world ("Book details by ISBN" does not book),
   // and a word saying which things it reads is no deed ("stories.new" does not create).
-  return new Set(named.filter((word) => word !== undefined && (writes || ((!actionVerbs.has(word) || resultVerbs.has(word)) && !modifiers.has(word)))).map(stem));
+  const verbs = named.filter((word) => word !== undefined && (writes || ((!actionVerbs.has(word) || resultVerbs.has(word)) && !modifiers.has(word)))).map(stem);
+  return new Set(writes ? [...verbs, ...task.keywords.flatMap((keyword) => keywordDeeds(vocabulary, keyword))] : verbs);
+}
+
+/** The deeds a keyword names: a phrase of the vocabulary as one ("set up" does not "set" a timer), and its other words. */
+function keywordDeeds(vocabulary: Vocabulary, keyword: string): string[] {
+  const terms = textTerms(vocabulary, keyword);
+  const inPhrases = new Set(terms.filter((term) => term.includes(' ')).flatMap((phrase) => phrase.split(' ')));
+  return terms.filter((term) => term.includes(' ') || !inPhrases.has(term));
 }
 
 /**
@@ -215,7 +222,7 @@ export function buildIndex(catalog: Catalog): DiscoveryIndex {
   const takes = Uint8Array.from(tasks, takesArguments);
   const performing = new Map<string, number[]>();
   tasks.forEach((task, doc) => {
-    for (const verb of performedVerbs(task, writes[doc] === 1)) {
+    for (const verb of performedVerbs(task, writes[doc] === 1, vocabulary)) {
       const docs = performing.get(verb);
       if (docs) docs.push(doc);
       else performing.set(verb, [doc]);
