@@ -530,6 +530,8 @@ describe('discovery engine', () => {
       expect(readJob(builtin, 'give me the biggest technology headlines right now').sought?.word).to.equal('technology');
       expect(first('get the outstanding tickets for vercel/next.js on GitHub')?.id).to.equal('github.issues.list');
       expect(first("make a web-safe permalink from 'Über die Brücke'")?.id).to.equal('builtin.text.slugify');
+      // A describing word some task knows is not what is sought either: "driving directions" are not Drive's.
+      expect(rank(builtin, 'get driving directions from home to the airport', 5).candidates).to.deep.equal([]);
       // A noun no task knows is still what is sought ("the tide times").
       expect(rank(builtin, 'show the tide times for Brighton', 5).candidates).to.deep.equal([]);
     });

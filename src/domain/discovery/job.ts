@@ -360,8 +360,9 @@ export function readJob(context: JobContext, text: string): Job {
     if (term.role === 'neutral' || term.role === 'action') verb = term;
     else if (term.role === 'object' && verb) {
       // A participle no task knows describing the next word ("closed issues") is not what is sought: that word is.
-      // So is a word of a hyphenated chunk before a known thing ("a web-safe permalink").
-      if (verb.role === 'neutral' && term.alternatives.length === 0 && (DESCRIBING.test(term.word) || all[from].hyphenated) && describesNext(from)) return;
+      // So is a word of a hyphenated chunk before a known thing ("a web-safe permalink"), and a describing word some
+      // task knows before any other word ("driving directions" are not Google Drive's).
+      if (verb.role === 'neutral' && (term.alternatives.length === 0 ? (DESCRIBING.test(term.word) || all[from].hyphenated) && describesNext(from) : DESCRIBING.test(term.word) && !!all[from + 1] && !all[from + 1].literal && !stopWords.has(all[from + 1].word))) return;
       // A verb opening a command that only says the deed ("shoot a welcome email") asks to see nothing.
       if (verb.role === 'neutral' && verbIn(neutralVerbs, verb.word)) sought ??= term;
       else if (verbIn(actionVerbs, term.word) && verbIn(makingVerbs, verb.word)) verb.object ??= term;
