@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { buildIndex, indexFor, MIN_SCORE, NEAR_MISSES, rank } from '../../src/domain/discovery/engine.js';
-import { FUZZY_WEIGHT, GIVES_AMOUNT, GIVES_DOCUMENT, GIVES_PATH, GIVES_RANGE, readJob, SYNONYM_WEIGHT } from '../../src/domain/discovery/job.js';
+import { FUZZY_WEIGHT, GIVES_AMOUNT, GIVES_CODE, GIVES_DOCUMENT, GIVES_PATH, GIVES_RANGE, readJob, SYNONYM_WEIGHT } from '../../src/domain/discovery/job.js';
 import { jobWords, quotes, stem } from '../../src/domain/discovery/text.js';
 import type { Task } from '../../src/domain/catalog/types.js';
 import { buildCatalog, builtinCatalogFiles } from '../../src/domain/catalog/load.js';
@@ -356,7 +356,8 @@ describe('discovery engine', () => {
       expect(readJob(builtin, 'lat/lon of Springfield').gives & GIVES_PATH).to.equal(0);
       expect(first('show the github repo stats for rails/rails')?.id).to.equal('github.repo.get');
       expect(jobWords('aGVsbG8= hello')[0].encoded).to.equal(true);
-      expect(jobWords('aGVsbG8= hello')[1].encoded).to.equal(undefined);
+      expect(jobWords('aGVsbG8= hello')[1]).to.include({ word: 'base64', encoded: true });
+      expect(jobWords('aGVsbG8= hello')[2].encoded).to.equal(undefined);
       expect(first('what does this base64 say: SGVsbG8gV29ybGQ=')?.id).to.equal('builtin.base64.decode');
       expect(first('base64 this: hello world')?.id).to.equal('builtin.base64.encode');
     });
@@ -596,6 +597,16 @@ describe('discovery engine', () => {
     it('reads a keyword that is a phrase of the vocabulary as one deed: "set up" does not set a timer', () => {
       expect(rank(builtin, 'set a timer for 10 minutes', 5).candidates).to.deep.equal([]);
       expect(first('set up an appointment in my calendar to call the bank at 9 tomorrow')?.id).to.equal('google.calendar.events.create');
+    });
+
+    it('reads an ISBN as the word isbn and base64 data as base64, a verb after "what" in a question as a thing, and fits a quoted code to a task requiring one', () => {
+      expect(jobWords('what book is 978-1-4919-2912-4').map((word) => word.stem)).to.deep.equal(['what', stem('book'), 'is', 'isbn']);
+      // Ten digits are an ISBN only with a valid check digit: a timestamp is not one.
+      expect(jobWords('0-306-40615-2 1712345678').map((word) => word.stem)).to.deep.equal(['isbn', '1712345678']);
+      expect(first('what book is 978-1-4919-2912-4')?.id).to.equal('openlibrary.books.by_isbn');
+      expect(first('what does ZGVwbG95LWtleQ== say')?.id).to.equal('builtin.base64.decode');
+      expect(readJob(builtin, "which country is 'KE'? saw it on a shipping label").gives & GIVES_CODE).to.equal(GIVES_CODE);
+      expect(first("which country is 'KE'? saw it on a shipping label")?.id).to.equal('restcountries.country.by_code');
     });
   });
 });

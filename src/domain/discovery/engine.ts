@@ -1,5 +1,5 @@
 import type { Catalog, Task } from '../catalog/types.js';
-import { GIVES_AMOUNT, GIVES_DATE, GIVES_DOCUMENT, GIVES_ENCODED, GIVES_PATH, GIVES_RANGE, GIVES_TIME, GIVES_TOPIC, readJob, type JobContext, type JobTerm } from './job.js';
+import { GIVES_AMOUNT, GIVES_CODE, GIVES_DATE, GIVES_DOCUMENT, GIVES_ENCODED, GIVES_PATH, GIVES_RANGE, GIVES_TIME, GIVES_TOPIC, readJob, type JobContext, type JobTerm } from './job.js';
 import { ACTION_VERBS, FORM_CHANGING_VERBS, MODIFIERS, OPEN_RESULT_VERBS, RESULT_VERBS } from './lexicon.js';
 import { stem, words } from './text.js';
 import { buildVocabulary, textTerms, type Vocabulary } from './vocabulary.js';
@@ -60,7 +60,7 @@ export interface DiscoveryIndex extends JobContext {
   /** 1 for tasks that need a record's id (a required input `id` or `..._id`): they read one record a job must identify. */
   needsId: Uint8Array;
   /** The arguments a task requires that a job may give (GIVES_DATE, GIVES_TIME, GIVES_TOPIC bits), see `takesArguments`. */
-  takes: Uint8Array;
+  takes: Uint16Array;
   /** Each task's provider, as a number shared by the tasks of one provider. */
   providerOf: Uint16Array;
   /** Each term a task performs (see `performedVerbs`) to the tasks performing it. */
@@ -95,6 +95,7 @@ function takesArguments(task: Task): number {
     if (/^(owner|repo|repository)$/.test(field)) bits |= GIVES_PATH;
     if (field === 'base64') bits |= GIVES_ENCODED;
     if (field === 'document' || field === 'json') bits |= GIVES_DOCUMENT;
+    if (field === 'code') bits |= GIVES_CODE;
   }
   // A task requiring a start and an end date fits a range; one requiring a single date, a date.
   return bits | (dates >= 2 ? GIVES_RANGE : dates === 1 ? GIVES_DATE : 0);
@@ -219,7 +220,7 @@ export function buildIndex(catalog: Catalog): DiscoveryIndex {
   const providerOf = Uint16Array.from(tasks, (task) => providerNumbers.get(task.provider)!);
   const writes = Uint8Array.from(tasks, (task) => (changesSomething(task) ? 1 : 0));
   const needsId = Uint8Array.from(tasks, (task) => (((task.input as { required?: string[] }).required ?? []).some((field) => field === 'id' || field.endsWith('_id')) ? 1 : 0));
-  const takes = Uint8Array.from(tasks, takesArguments);
+  const takes = Uint16Array.from(tasks, takesArguments);
   const performing = new Map<string, number[]>();
   tasks.forEach((task, doc) => {
     for (const verb of performedVerbs(task, writes[doc] === 1, vocabulary)) {

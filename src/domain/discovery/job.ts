@@ -2,7 +2,7 @@ import {
   ACTION_VERBS, ASKERS, CREATING_VERBS, DETERMINERS, GIVING_VERBS, HOW_TO_FOLLOWERS, IMPLIED_VERBS, MAKING_VERBS, MODIFIERS, NEUTRAL_VERBS, NOUN_OPENERS, PARTICLE_VERBS, POLITE_OPENERS, PREPOSITIONS, SEARCH_VERBS, SEEING_VERBS,
   QUESTION_AUXILIARIES, QUESTION_WORDS, TOPIC_MARKERS,
 } from './lexicon.js';
-import { givesDocument, jobWords, quotes, stem, type JobWord } from './text.js';
+import { givesCode, givesDocument, jobWords, quotes, stem, type JobWord } from './text.js';
 import { phraseAt, stopWords, type Vocabulary } from './vocabulary.js';
 
 /**
@@ -83,6 +83,8 @@ export const GIVES_ENCODED = 32;
 export const GIVES_RANGE = 64;
 /** A JSON document written inline: a task requiring a document fits it. */
 export const GIVES_DOCUMENT = 128;
+/** A code of two or three capitals in quotes ("which country is 'CH'"): a task requiring a code fits it. */
+export const GIVES_CODE = 256;
 
 /** Whether the noun phrase ending at `position` hangs off a preposition ("a ticket in our github repo"), so is not what the job asks for. */
 function inPrepositionalPhrase(all: JobWord[], position: number): boolean {
@@ -249,6 +251,9 @@ function verbIn(list: Set<string>, word: string): boolean {
   return list.has(base) || list.has(`${base}e`) || (base.at(-1) === base.at(-2) && list.has(base.slice(0, -1)));
 }
 
+/** Question words that may stand before a noun ("what book", "which post"). */
+const ASKING_WHICH = new Set(['what', 'which', 'whose']);
+
 /** Words naming what is known about a thing: a verb right before one is that thing ("book info", "charge details"). */
 const DETAILS = new Set(['info', 'information', 'details', 'detail', 'data', 'metadata']);
 
@@ -264,7 +269,8 @@ function opensVerb(previous: JobWord | undefined): boolean {
  */
 function roleOf(word: string, previous: JobWord | undefined, next: JobWord | undefined, question: boolean): WordRole {
   if (verbIn(actionVerbs, word)) {
-    if (!opensVerb(previous) || (!!next && DETAILS.has(next.word))) return 'object';
+    // "what book is ...", "which post": after a question word it names a thing.
+    if (!opensVerb(previous) || (!!next && DETAILS.has(next.word)) || (question && ASKING_WHICH.has(previous?.word ?? ''))) return 'object';
     if (question || (givingVerbs.has(word) && askers.has(next?.word ?? ''))) return 'neutral';
     return 'action';
   }
@@ -433,7 +439,7 @@ export function readJob(context: JobContext, text: string): Job {
   // A path left a literal ("rails/rails", not "lat/lon") names a place such as a repository.
   const path = all.some((word) => word.path && word.literal);
   const encoded = all.some((word) => word.encoded);
-  const gives = given | (dates >= 2 || span ? GIVES_RANGE : 0) | (searchesTopic ? GIVES_TOPIC : 0) | (amount ? GIVES_AMOUNT : 0) | (path ? GIVES_PATH : 0) | (encoded ? GIVES_ENCODED : 0) | (givesDocument(text) ? GIVES_DOCUMENT : 0);
+  const gives = given | (dates >= 2 || span ? GIVES_RANGE : 0) | (searchesTopic ? GIVES_TOPIC : 0) | (amount ? GIVES_AMOUNT : 0) | (path ? GIVES_PATH : 0) | (encoded ? GIVES_ENCODED : 0) | (givesDocument(text) ? GIVES_DOCUMENT : 0) | (givesCode(text) ? GIVES_CODE : 0);
   // A chunk with digits some task knows ("md5", "base64") names a thing, not a record; an address or a #channel
   // names someone or somewhere.
   const identifies = all.some((word, at) => !word.given && !word.address && !counts(all, at) && (word.literal || (word.nameLike && /\p{N}/u.test(word.word) && !context.has(word.stem)))) || quotes(text);

@@ -69,6 +69,14 @@ export function quotes(job: string): boolean {
 /** A JSON object or array written inline ('{"status":"ok"}', '[1, 2]'): a document to work on. */
 const JSON_DOCUMENT = /\{\s*"[^"]*"\s*:|\[\s*[{["\d]/u;
 
+/** A code of two or three capitals in quotes ("'CH'", "\"DEU\""): a code to look up, such as a country's. */
+const QUOTED_CODE = /(?<![\p{L}\p{N}])(['"‘“])[A-Z]{2,3}['"’”](?![\p{L}\p{N}])/u;
+
+/** Whether a job gives a code in quotes. */
+export function givesCode(job: string): boolean {
+  return QUOTED_CODE.test(job.normalize('NFKC'));
+}
+
 /** Whether a job gives a JSON document inline. */
 export function givesDocument(job: string): boolean {
   return JSON_DOCUMENT.test(job.normalize('NFKC'));
@@ -85,6 +93,16 @@ const ZONE_ABBREVIATIONS = new Set([
 const ZONE_NAME = /^(Africa|America|Antarctica|Asia|Atlantic|Australia|Europe|Indian|Pacific|Etc)\/[A-Za-z_]+(\/[A-Za-z_]+)?$/u;
 /** An ISO 8601 date and time ("2025-06-01T14:00Z"): a moment, which a task converting a time takes. */
 const DATE_TIME = /^(19|20)\d\d-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)?$/iu;
+
+/** Whether a chunk of digits and hyphens is an ISBN: 13 digits opening 978 or 979, or 10 with a valid check digit. */
+function isIsbn(chunk: string): boolean {
+  if (!/^[\d-]+[\dXx]$/u.test(chunk)) return false;
+  const digits = chunk.replace(/-/g, '').toUpperCase();
+  if (/^97[89]\d{10}$/.test(digits)) return true;
+  if (!/^\d{9}[\dX]$/.test(digits)) return false;
+  const sum = [...digits].reduce((total, digit, at) => total + (digit === 'X' ? 10 : Number(digit)) * (10 - at), 0);
+  return sum % 11 === 0;
+}
 
 /** A year in a job ("holidays in 2026") says the job is about a year; a calendar date, about a date. */
 const YEAR = /^(19|20)\d\d$/;
@@ -126,6 +144,11 @@ export function jobWords(job: string): JobWord[] {
       result.push({ word: date.toLowerCase(), stem: stem('timezone'), literal: false, nameLike: false });
       continue;
     }
+    // An ISBN names a book by its number: it reads as the word "isbn" ("what book is 978-1-4919-2912-4").
+    if (isIsbn(date)) {
+      result.push({ word: date, stem: 'isbn', literal: false, nameLike: false });
+      continue;
+    }
     if (DATE_TIME.test(date)) {
       result.push({ word: date.toLowerCase(), stem: date.toLowerCase(), literal: true, nameLike: false, given: 'time' });
       continue;
@@ -146,6 +169,8 @@ export function jobWords(job: string): JobWord[] {
       else result.push({ word, stem: stem(word), literal: literalChunk || /^\p{N}+$/u.test(word), nameLike, ...slashed, ...address, ...hyphenated });
     }
     if (inChunk.length > 0 && POSSESSIVE.test(chunk) && !CONTRACTIONS.test(chunk)) result[result.length - 1].possessive = true;
+    // Base64 data is base64, whatever it says ("what does ZGVwbG95LWtleQ== say").
+    if (address.encoded) result.push({ word: 'base64', stem: 'base64', literal: false, nameLike: false, encoded: true });
     // "#incidents" names a channel: the job is about one, whatever its name.
     if (CHANNEL.test(chunk)) result.push({ word: 'channel', stem: stem('channel'), literal: false, nameLike: false, address: true });
     const pause = chunk.match(/[:,]$/u)?.[0];
