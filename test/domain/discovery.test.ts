@@ -575,13 +575,15 @@ describe('discovery engine', () => {
       expect(first("we're mid-incident, pls drop a note in #status on slack saying api latency elevated, eta 30m")?.id).to.equal('slack.chat.post');
     });
 
-    it('reads a job opening with "anything" as a yes-or-no question, and knows gcal, tldr, atm, "set up" and "change"', () => {
+    it('reads a job opening with "anything" as a yes-or-no question, and knows gcal, tldr, atm, "set up", "change", "what's it like outside" and "who's in"', () => {
       expect(readJob(builtin, 'anything in my gmail from pagerduty today?').question).to.equal(true);
       expect(first('anything in my gmail from pagerduty today?')?.id).to.equal('google.gmail.messages.list');
       expect(first('list my gcal calendars, shared + personal')?.id).to.equal('google.calendar.calendars.list');
       expect(first('tldr on the raft consensus algorithm')?.id).to.equal('wikipedia.page.summary');
       expect(first('set up dan@startup.io as a customer in stripe pls')?.id).to.equal('stripe.customers.create');
       expect(first('change the SendGrid contact for tom@site.org, his last name is now Baker')?.id).to.equal('sendgrid.contacts.upsert');
+      expect(first("hey, what's it like outside in Lisbon right now?")?.capability).to.equal('weather.current');
+      expect(first("who's in our slack")?.id).to.equal('slack.users.list');
     });
 
     it('needs a creating verb\'s thing to be what the task makes (the part before its verb), not where it makes it', () => {
