@@ -575,7 +575,7 @@ describe('discovery engine', () => {
       expect(first("we're mid-incident, pls drop a note in #status on slack saying api latency elevated, eta 30m")?.id).to.equal('slack.chat.post');
     });
 
-    it('reads a job opening with "anything" as a yes-or-no question, and knows gcal, tldr, atm, "set up", "change", "what's it like outside" and "who's in"', () => {
+    it('reads a job opening with "anything" as a yes-or-no question, and knows gcal, tldr, atm, "set up", "change", "what is it like outside" and "who is in"', () => {
       expect(readJob(builtin, 'anything in my gmail from pagerduty today?').question).to.equal(true);
       expect(first('anything in my gmail from pagerduty today?')?.id).to.equal('google.gmail.messages.list');
       expect(first('list my gcal calendars, shared + personal')?.id).to.equal('google.calendar.calendars.list');
