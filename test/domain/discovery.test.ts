@@ -495,7 +495,7 @@ describe('discovery engine', () => {
     });
 
     it('reads an emoji code (":thumbsup:") as a value and "gimme" as asking to see', () => {
-      expect(termsOf('add a :thumbsup: to that message').map((term) => term.word)).to.deep.equal(['add', 'message']);
+      expect(termsOf('add a :thumbsup: to that message').map((term) => term.word)).to.deep.equal(['add', 'emoji', 'message']);
       expect(first('add a :thumbsup: to that slack message ts 1712345678.000100 in #eng')?.id).to.equal('slack.reactions.add');
       expect(readJob(builtin, 'gimme the front page of Hacker News')).to.include({ asksToSee: true });
       expect(first('gimme the front page of Hacker News')?.id).to.equal('hacker-news.stories.top');
@@ -559,13 +559,18 @@ describe('discovery engine', () => {
       expect(first('get the status field out of {"status":"ok","code":200}')?.id).to.equal('builtin.json.extract');
     });
 
-    it('reads a #channel as naming a channel, whatever its name', () => {
+    it('reads a #channel as naming a channel and an emoji code as naming an emoji, whatever their names', () => {
       expect(termsOf('post deploy done in #eng').map((term) => term.word)).to.include('channel');
       expect(first('post deploy done in #eng')?.id).to.equal('slack.chat.post');
       expect(first('what have people said in #support today')?.id).to.equal('slack.conversations.history');
       expect(readJob(builtin, 'post deploy done in #eng').identifies).to.equal(false);
-      // Counting things with no verb asks to see them.
+      // Counting things with no verb, or describing them as open, asks to see them.
       expect(readJob(builtin, 'last 20 messages in #design').asksToSee).to.equal(true);
+      expect(first('open bugs in acme/widgets')?.id).to.equal('github.issues.list');
+      // An emoji code names an emoji, whatever it is.
+      expect(first('react with :tada: to the announcement in #general (ts 1700000000.123)')?.id).to.equal('slack.reactions.add');
+      // "fresh", like "new", says which.
+      expect(readJob(builtin, 'give me a fresh v4 unique id for a db row').terms.find((term) => term.word === 'fresh')?.role).to.equal('modifier');
     });
 
     it('reads a synonym of a thing sent opening a command as that thing does, and a later clause\'s opener too', () => {

@@ -339,6 +339,8 @@ export function readJob(context: JobContext, text: string): Job {
   let topicOfThing = false;
   let searchesTopic = false;
   let elsewhere = false;
+  /** "open bugs in acme/widgets": things described as open are things to see. */
+  let listsOpen = false;
   /** A creating verb whose object phrase is being read, and the position right after the phrase's last word. */
   let creating: { verb: JobTerm; end: number } | undefined;
   /** Whether the word after `position` is a thing some task knows ("closed issues", "the authenticated Google user"). */
@@ -410,7 +412,10 @@ export function readJob(context: JobContext, text: string): Job {
     // "my repos" asks for the asker's own (a task titled "List my GitHub repositories"); "the issues in my repo" only says where.
     if (current.word === 'my' && inPrepositionalPhrase(all, position)) continue;
     // "open bugs", "open pull requests": describing what is listed, not asking to open (create) one.
-    if (current.word === 'open' && describesPlural(all, position)) continue;
+    if (current.word === 'open' && describesPlural(all, position)) {
+      listsOpen = true;
+      continue;
+    }
     let alternatives = alternativesOf(context, current.stem);
     if (current.nameLike && !alternatives.some((alternative) => context.names.has(alternative.term))) {
       elsewhere ||= namesOtherService(all, position, knows) || kindOfThing(all, position);
@@ -443,8 +448,9 @@ export function readJob(context: JobContext, text: string): Job {
   // A chunk with digits some task knows ("md5", "base64") names a thing, not a record; an address or a #channel
   // names someone or somewhere.
   const identifies = all.some((word, at) => !word.given && !word.address && !counts(all, at) && (word.literal || (word.nameLike && /\p{N}/u.test(word.word) && !context.has(word.stem)))) || quotes(text);
-  // A job counting things with no verb at all ("last 20 messages in #design") asks to see them too.
-  const counting = all.some((_, at) => counts(all, at)) && terms.every((term) => term.role !== 'neutral');
+  // A job counting things or describing them as open with no verb at all ("last 20 messages in #design", "open
+  // bugs in acme/widgets") asks to see them too.
+  const counting = (listsOpen || all.some((_, at) => counts(all, at))) && terms.every((term) => term.role !== 'neutral');
   const asksToSee = !question && terms.every((term) => term.role !== 'action') && (counting || terms.some((term) => term.role === 'neutral' && verbIn(seeingVerbs, term.word)));
   const searches = terms.some((term) => verbIn(searchVerbs, term.word));
   // A verb setting the scene ("I'm about to walk the dog, how windy is it") has no object the job seeks.

@@ -215,7 +215,7 @@ export const FORM_CHANGING_VERBS = ['convert', 'exchange'];
  * ranking but, like read verbs, are never the object a task must cover.
  */
 export const MODIFIERS = [
-  'new', 'latest', 'recent', 'recently', 'current', 'currently', 'today', 'todays', 'tomorrow', 'tonight',
+  'new', 'newest', 'fresh', 'freshest', 'latest', 'recent', 'recently', 'current', 'currently', 'today', 'todays', 'tomorrow', 'tonight',
   'yesterday', 'now', 'rn', 'right', 'next', 'last', 'first', 'top', 'best', 'week', 'weekend', 'month', 'year',
   'day', 'days', 'morning', 'afternoon', 'evening', 'later', 'lately', 'single', 'one', 'specific',
   'certain', 'given', 'particular', 'public', 'private', 'whole', 'full', 'entire', 'detail', 'details',

@@ -115,6 +115,7 @@ const PATH = /^[^:]*[\p{L}\p{N}]\/[\p{L}\p{N}]/u;
 const ENCODED = /^(?=[A-Za-z0-9+/]*[a-z])(?=[A-Za-z0-9+/]*[A-Z])(?=[A-Za-z0-9+/]*[0-9])[A-Za-z0-9+/]{8,}={0,2}$|^[A-Za-z0-9+/]{4,}={1,2}$/;
 const HYPHENATED = /[\p{L}\p{N}]-\p{L}/u;
 const CHANNEL = /^[^\p{L}\p{N}]*#\p{L}/u;
+const EMOJI_CODE = /^[^\p{L}\p{N}:]*:[\p{L}\p{N}_+-]+:[^\p{L}\p{N}]*$/u;
 const POSSESSIVE = /\p{L}['’]s[^\p{L}\p{N}]*$/u;
 /** "what's", "it's", "there's": a word and "is", not a possessive. */
 const CONTRACTIONS = /^[^\p{L}]*(what|whats|that|it|there|here|who|where|how|when|why|he|she|let)['’]s[^\p{L}\p{N}]*$/iu;
@@ -171,8 +172,9 @@ export function jobWords(job: string): JobWord[] {
     if (inChunk.length > 0 && POSSESSIVE.test(chunk) && !CONTRACTIONS.test(chunk)) result[result.length - 1].possessive = true;
     // Base64 data is base64, whatever it says ("what does ZGVwbG95LWtleQ== say").
     if (address.encoded) result.push({ word: 'base64', stem: 'base64', literal: false, nameLike: false, encoded: true });
-    // "#incidents" names a channel: the job is about one, whatever its name.
+    // "#incidents" names a channel and ":tada:" an emoji: the job is about one, whatever its name.
     if (CHANNEL.test(chunk)) result.push({ word: 'channel', stem: stem('channel'), literal: false, nameLike: false, address: true });
+    if (EMOJI_CODE.test(chunk)) result.push({ word: 'emoji', stem: stem('emoji'), literal: false, nameLike: false });
     const pause = chunk.match(/[:,]$/u)?.[0];
     if (inChunk.length > 0 && pause) result[result.length - 1].ends = pause as ':' | ',';
   }
