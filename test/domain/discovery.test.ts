@@ -606,6 +606,14 @@ describe('discovery engine', () => {
       expect(first('set up an appointment in my calendar to call the bank at 9 tomorrow')?.id).to.equal('google.calendar.events.create');
     });
 
+    it('reads a command\'s first word no task knows as its verb before a provider\'s name or before a word no task knows and a preposition', () => {
+      expect(rank(builtin, 'upvote hn story 41234567', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'kick bob from the slack workspace', 5).candidates).to.deep.equal([]);
+      // Not later in the job, nor before a word some task knows.
+      expect(first('tell me about the eiffel tower from wikipedia')?.id).to.equal('wikipedia.page.summary');
+      expect(first('charizard base stats')?.id).to.equal('pokeapi.pokemon.get');
+    });
+
     it('reads an ISBN as the word isbn and base64 data as base64, a verb after "what" in a question as a thing, and fits a quoted code to a task requiring one', () => {
       expect(jobWords('what book is 978-1-4919-2912-4').map((word) => word.stem)).to.deep.equal(['what', stem('book'), 'is', 'isbn']);
       // Ten digits are an ISBN only with a valid check digit: a timestamp is not one.

@@ -348,6 +348,19 @@ export function readJob(context: JobContext, text: string): Job {
     const next = all[position + 1];
     return !!next && !next.literal && !stopWords.has(next.word) && knows(next);
   };
+  /**
+   * Whether the words after an opening word no task knows are its object: a determiner or pronoun ("unclog the
+   * sink"), a provider's name ("upvote hn story 123"), or a word no task knows before a preposition ("kick bob from").
+   */
+  const takesObject = (position: number) => {
+    const [next, after] = [all[position + 1], all[position + 2]];
+    if (!next) return false;
+    if (leadsObject.has(next.word)) return true;
+    // Only the command's very first word is read as its verb this way.
+    if (position !== all.findIndex((word, at) => at >= start && !politeOpeners.has(word.word)) || next.literal) return false;
+    if (alternativesOf(context, next.stem).some(({ term }) => context.providerNames.has(term))) return true;
+    return !stopWords.has(next.word) && !knows(next) && !!after && prepositions.has(after.word);
+  };
   const place = (key: string, term: JobTerm, from: number, to = from + 1) => {
     if (inTopic) {
       term.topic = true;
@@ -431,7 +444,7 @@ export function readJob(context: JobContext, text: string): Job {
     if (alternatives.length === 0 && owned && PLACES.has(all[position - 2]?.word ?? '')) elsewhere = true;
     // A verb opening a command that means another verb ("raise a ticket", "ping the team") says only the deed.
     let role = current === opener && !nounOpeners.has(implied!.means) ? 'neutral' : roleOf(current.word, previous, all[position + 1], question);
-    if (opening && !question && role === 'object' && alternatives.length === 0 && leadsObject.has(all[position + 1]?.word ?? '')) role = 'action';
+    if (opening && !question && role === 'object' && alternatives.length === 0 && !current.nameLike && takesObject(position)) role = 'action';
     place(current.stem, { word: current.word, role, alternatives }, position);
   }
   const given = all.reduce((bits, word) => bits | (word.given === 'date' ? GIVES_DATE : word.given === 'time' ? GIVES_TIME : 0), 0);
