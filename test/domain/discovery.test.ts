@@ -614,6 +614,14 @@ describe('discovery engine', () => {
       expect(first('charizard base stats')?.id).to.equal('pokeapi.pokemon.get');
     });
 
+    it('reads "issue" opening a command before a determiner as its verb, making what its object names ("issue a refund")', () => {
+      expect(rank(builtin, 'issue a payout from stripe balance to our bank account', 5).candidates).to.deep.equal([]);
+      expect(first('issue a refund for that payment')?.id).to.equal('stripe.refunds.create');
+      // A provider's name before the object says whose: the deed follows it.
+      expect(first('issue a $40 stripe refund on pi_3NqK2aLkdIwHu7ix asap')?.id).to.equal('stripe.refunds.create');
+      expect(first('reply to issue #42 in acme/api saying thanks')?.id).to.equal('github.issues.comment');
+    });
+
     it('reads an ISBN as the word isbn and base64 data as base64, a verb after "what" in a question as a thing, and fits a quoted code to a task requiring one', () => {
       expect(jobWords('what book is 978-1-4919-2912-4').map((word) => word.stem)).to.deep.equal(['what', stem('book'), 'is', 'isbn']);
       // Ten digits are an ISBN only with a valid check digit: a timestamp is not one.

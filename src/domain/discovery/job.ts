@@ -1,5 +1,5 @@
 import {
-  ACTION_VERBS, ASKERS, CREATING_VERBS, DETERMINERS, GIVING_VERBS, HOW_TO_FOLLOWERS, IMPLIED_VERBS, MAKING_VERBS, MODIFIERS, NEUTRAL_VERBS, NOUN_OPENERS, PARTICLE_VERBS, POLITE_OPENERS, PREPOSITIONS, SEARCH_VERBS, SEEING_VERBS,
+  ACTION_VERBS, ASKERS, CREATING_VERBS, DETERMINERS, GIVING_VERBS, HOW_TO_FOLLOWERS, IMPLIED_VERBS, MAKING_VERBS, MODIFIERS, NEUTRAL_VERBS, NOUN_OPENERS, OPENING_VERBS, PARTICLE_VERBS, POLITE_OPENERS, PREPOSITIONS, SEARCH_VERBS, SEEING_VERBS,
   QUESTION_AUXILIARIES, QUESTION_WORDS, TOPIC_MARKERS,
 } from './lexicon.js';
 import { givesCode, givesDocument, jobWords, quotes, stem, type JobWord } from './text.js';
@@ -170,6 +170,7 @@ const politeOpeners = new Set(POLITE_OPENERS);
 const askers = new Set(ASKERS);
 const givingVerbs = new Set(GIVING_VERBS);
 const makingVerbs = new Set(MAKING_VERBS);
+const openingVerbs = new Set(OPENING_VERBS);
 const creatingVerbs = new Set(CREATING_VERBS);
 const nounOpeners = new Set(NOUN_OPENERS);
 const seeingVerbs = new Set(SEEING_VERBS);
@@ -387,7 +388,9 @@ export function readJob(context: JobContext, text: string): Job {
       // A verb opening a command that only says the deed ("shoot a welcome email") asks to see nothing.
       if (verb.role === 'neutral' && verbIn(neutralVerbs, verb.word)) sought ??= term;
       else if (verbIn(actionVerbs, term.word) && verbIn(makingVerbs, verb.word)) verb.object ??= term;
-      verb = undefined;
+      // A provider's name before a making verb's object says whose ("issue a stripe refund"): the deed may follow.
+      const whose = term.alternatives.some(({ term: key }) => context.providerNames.has(key));
+      if (!(verb.role === 'action' && !verb.object && verbIn(makingVerbs, verb.word) && whose)) verb = undefined;
     }
   };
   if (implied) place(`verb ${implied.word.word}`, { word: implied.word.word, role: 'action', alternatives: alternativesOf(context, stem(IMPLIED_VERBS[implied.means])) }, -1);
@@ -445,6 +448,7 @@ export function readJob(context: JobContext, text: string): Job {
     // A verb opening a command that means another verb ("raise a ticket", "ping the team") says only the deed.
     let role = current === opener && !nounOpeners.has(implied!.means) ? 'neutral' : roleOf(current.word, previous, all[position + 1], question);
     if (opening && !question && role === 'object' && alternatives.length === 0 && !current.nameLike && takesObject(position)) role = 'action';
+    if (opening && !question && openingVerbs.has(current.word) && leadsObject.has(all[position + 1]?.word ?? '')) role = 'action';
     place(current.stem, { word: current.word, role, alternatives }, position);
   }
   const given = all.reduce((bits, word) => bits | (word.given === 'date' ? GIVES_DATE : word.given === 'time' ? GIVES_TIME : 0), 0);

@@ -138,7 +138,13 @@ export const HOW_TO_FOLLOWERS = ['do', 'can', 'could', 'should', 'would', 'to', 
  * that object names a deed too, the deed is the job. Other verbs take their object as given: "buy the book"
  * is not booking, "slugify my blog post" not posting.
  */
-export const MAKING_VERBS = ['post', 'add', 'write', 'send', 'create', 'put', 'submit', 'leave', 'make', 'drop', 'compose', 'draft', 'give'];
+export const MAKING_VERBS = ['post', 'add', 'write', 'send', 'create', 'put', 'submit', 'leave', 'make', 'drop', 'compose', 'draft', 'give', 'issue'];
+
+/**
+ * Nouns that are a command's verb when they open it before a determiner ("issue a payout", "issue a refund"):
+ * elsewhere they name a thing ("reply to issue #42").
+ */
+export const OPENING_VERBS = ['issue'];
 
 /**
  * Verbs whose object is the thing they make ("create a repository", "add a row"): a task doing the job names
