@@ -622,6 +622,11 @@ describe('discovery engine', () => {
       expect(first('reply to issue #42 in acme/api saying thanks')?.id).to.equal('github.issues.comment');
     });
 
+    it('reads a word with a capital inside it ("eBay", "iPhone") as a name', () => {
+      expect(jobWords('sell it on eBay').at(-1)?.nameLike).to.equal(true);
+      expect(rank(builtin, 'list my old bike for sale on eBay', 5).candidates).to.deep.equal([]);
+    });
+
     it('reads an ISBN as the word isbn and base64 data as base64, a verb after "what" in a question as a thing, and fits a quoted code to a task requiring one', () => {
       expect(jobWords('what book is 978-1-4919-2912-4').map((word) => word.stem)).to.deep.equal(['what', stem('book'), 'is', 'isbn']);
       // Ten digits are an ISBN only with a valid check digit: a timestamp is not one.

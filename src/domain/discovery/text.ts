@@ -137,8 +137,9 @@ export function jobWords(job: string): JobWord[] {
   for (const [position, chunk] of chunks.entries()) {
     const literalChunk = LITERAL_CHUNK.test(chunk);
     const slashed = SLASHED_WORDS.test(chunk) ? { slashed: position } : {};
-    // An identifier such as cus_9 or 9am is a name as a whole, not two words.
-    const nameLike = (/^[^\p{L}\p{N}]*\p{Lu}/u.test(chunk) && !sentenceStart) || /\p{N}/u.test(chunk);
+    // An identifier such as cus_9 or 9am is a name as a whole, not two words; so is a brand written with a capital
+    // inside it ("eBay", "iPhone"), even opening a sentence.
+    const nameLike = (/^[^\p{L}\p{N}]*\p{Lu}/u.test(chunk) && !sentenceStart) || /\p{N}/u.test(chunk) || /^[^\p{L}\p{N}]*\p{Ll}+\p{Lu}/u.test(chunk);
     sentenceStart = SENTENCE_END.test(chunk);
     const date = chunk.replace(/[^\p{L}\p{N}]+$/u, '').replace(/^[^\p{L}\p{N}]+/u, '');
     if (ZONE_NAME.test(date) || ZONE_ABBREVIATIONS.has(date.toLowerCase())) {
