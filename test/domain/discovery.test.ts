@@ -622,6 +622,11 @@ describe('discovery engine', () => {
       expect(first('reply to issue #42 in acme/api saying thanks')?.id).to.equal('github.issues.comment');
     });
 
+    it('reads what follows a colon after a command\'s action as its content, not as job words', () => {
+      expect(termsOf('please file a bug in acme/webapp on github: login button does nothing on Safari').map((term) => term.word)).not.to.include('button');
+      expect(first('please file a bug in acme/webapp on github: login button does nothing on Safari')?.id).to.equal('github.issues.create');
+    });
+
     it('reads a word with a capital inside it ("eBay", "iPhone") as a name', () => {
       expect(jobWords('sell it on eBay').at(-1)?.nameLike).to.equal(true);
       expect(rank(builtin, 'list my old bike for sale on eBay', 5).candidates).to.deep.equal([]);

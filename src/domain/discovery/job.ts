@@ -396,6 +396,8 @@ export function readJob(context: JobContext, text: string): Job {
   if (implied) place(`verb ${implied.word.word}`, { word: implied.word.word, role: 'action', alternatives: alternativesOf(context, stem(IMPLIED_VERBS[implied.means])) }, -1);
   for (let position = 0; position < all.length; position += 1) {
     const current = all[position];
+    // "file a bug in acme/web: login button does nothing on Safari": after a command and a colon comes its content.
+    if (position > start && all[position - 1].ends === ':' && terms.some((term) => term.role === 'action')) break;
     if (position === start && start > 0) {
       // What a label or preface said is no verb's object, and the command's first word opens it.
       opening = !opensWith;
