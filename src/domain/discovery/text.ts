@@ -176,7 +176,7 @@ export function jobWords(job: string): JobWord[] {
     // "#incidents" names a channel and ":tada:" an emoji: the job is about one, whatever its name.
     if (CHANNEL.test(chunk)) result.push({ word: 'channel', stem: stem('channel'), literal: false, nameLike: false, address: true });
     if (EMOJI_CODE.test(chunk)) result.push({ word: 'emoji', stem: stem('emoji'), literal: false, nameLike: false });
-    const pause = chunk.match(/[:,]$/u)?.[0];
+    const pause = EMOJI_CODE.test(chunk) ? undefined : chunk.match(/[:,]$/u)?.[0];
     if (inChunk.length > 0 && pause) result[result.length - 1].ends = pause as ':' | ',';
   }
   // "last christmas", "on 3 March", "since january": the job gives a date, and the day number beside a month is part of it.
