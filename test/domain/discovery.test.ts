@@ -627,6 +627,12 @@ describe('discovery engine', () => {
       expect(first('please file a bug in acme/webapp on github: login button does nothing on Safari')?.id).to.equal('github.issues.create');
     });
 
+    it('knows deeds on accounts and systems no task performs ("enable", "scale", "revoke")', () => {
+      expect(rank(builtin, 'enable two-factor authentication on Slack', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'scale the api deployment to 5 replicas in the us-east region', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'revoke the github token I made yesterday', 5).candidates).to.deep.equal([]);
+    });
+
     it('reads a word with a capital inside it ("eBay", "iPhone") as a name', () => {
       expect(jobWords('sell it on eBay').at(-1)?.nameLike).to.equal(true);
       expect(rank(builtin, 'list my old bike for sale on eBay', 5).candidates).to.deep.equal([]);
