@@ -589,6 +589,7 @@ describe('discovery engine', () => {
       expect(first('change the SendGrid contact for tom@site.org, his last name is now Baker')?.id).to.equal('sendgrid.contacts.upsert');
       expect(first("hey, what's it like outside in Lisbon right now?")?.capability).to.equal('weather.current');
       expect(first("who's in our slack")?.id).to.equal('slack.users.list');
+      expect(first('get the present temperature and wind speed in Nairobi')?.capability).to.equal('weather.current');
     });
 
     it('needs a creating verb\'s thing to be what the task makes (the part before its verb), not where it makes it', () => {
