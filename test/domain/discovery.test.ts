@@ -346,6 +346,8 @@ describe('discovery engine', () => {
 
     it('ranks a task working on an amount after its siblings unless the job gives a number that is not a date', () => {
       expect(first('latest EUR rates against USD, GBP and JPY')?.id).to.equal('frankfurter.currency.rates');
+      // Strongly enough that the currencies converting names among its keywords do not outweigh it.
+      expect(first('hey, latest euro rates vs dollar, pound and yen?')?.id).to.equal('frankfurter.currency.rates');
       expect(first('convert 100 usd to eur')?.id).to.equal('frankfurter.currency.convert');
       expect(jobWords('between Oct 1 and Oct 31').filter((word) => word.given).map((word) => word.word)).to.deep.equal(['oct', '1', 'oct', '31']);
       expect(readJob(builtin, 'usd against the euro between Oct 1 and Oct 31 2023').gives & GIVES_AMOUNT).to.equal(0);

@@ -30,8 +30,11 @@ const ID_WANTING = 0.9;
 /** A task searching for a topic scores this much less for a job that neither gives a topic nor asks to search ("wiki the eiffel tower"). */
 const QUERY_WANTING = 0.9;
 
-/** A task working on an amount (converting one) scores this much less for a job that gives no number ("the going rate for euros"). */
-const AMOUNT_WANTING = 0.9;
+/**
+ * A task working on an amount (converting one) scores this much less for a job that gives no number ("the going
+ * rate for euros"): it cannot run without one, and its keywords name the currencies such a job names.
+ */
+const AMOUNT_WANTING = 0.6;
 
 const actionVerbs = new Set(ACTION_VERBS);
 const resultVerbs = new Set(RESULT_VERBS);
