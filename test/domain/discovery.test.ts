@@ -636,6 +636,31 @@ describe('discovery engine', () => {
       expect(rank(builtin, 'revoke the github token I made yesterday', 5).candidates).to.deep.equal([]);
     });
 
+    it('reads a well-known service written in lower case as a name, and where the job is done on it as a service the catalog lacks', () => {
+      expect(rank(builtin, 'send a whatsapp message to my sister', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'list files in dropbox /contracts', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'post in the discord #announcements channel', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'post this on my instagram', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'upload the photo to dropbox', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'schedule an Uber to pick me up at 7am', 5).candidates).to.deep.equal([]);
+      // Named where a catalog provider does the job, or as what is read about, it is the job's content.
+      expect(first('search my gmail for emails from paypal')?.id).to.equal('google.gmail.messages.list');
+      expect(first('search github for discord bots')?.id).to.equal('github.repos.search');
+      expect(first('post a message in #general saying the youtube video is live')?.id).to.equal('slack.chat.post');
+      expect(first('latest news on bitcoin')?.provider).to.equal('newsapi');
+    });
+
+    it('reads "on" after a writing as its topic ("books on Ancient Rome"), and after a deed as where it is done ("sell my bike on Craigslist")', () => {
+      expect(first('wikipedia article on Marie Curie')?.provider).to.equal('wikipedia');
+      expect(first('books on Ancient Rome')?.id).to.equal('openlibrary.books.search');
+      expect(first('news on Tesla')?.provider).to.equal('newsapi');
+      // Nor is a service in the topic of a writing where the job is done.
+      expect(first('articles about a Tesla recall')?.id).to.equal('newsapi.articles.search');
+      expect(first('news about an amazon warehouse strike')?.id).to.equal('newsapi.articles.search');
+      expect(rank(builtin, 'sell my old bike on Craigslist', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'post it on Reddit', 5).candidates).to.deep.equal([]);
+    });
+
     it('reads a word with a capital inside it ("eBay", "iPhone") as a name', () => {
       expect(jobWords('sell it on eBay').at(-1)?.nameLike).to.equal(true);
       expect(rank(builtin, 'list my old bike for sale on eBay', 5).candidates).to.deep.equal([]);

@@ -1,6 +1,6 @@
 import {
   ACTION_VERBS, ASKERS, CREATING_VERBS, DETERMINERS, GIVING_VERBS, HOW_TO_FOLLOWERS, IMPLIED_VERBS, MAKING_VERBS, MODIFIERS, NEUTRAL_VERBS, NOUN_OPENERS, OPENING_VERBS, PARTICLE_VERBS, POLITE_OPENERS, PREPOSITIONS, SEARCH_VERBS, SEEING_VERBS,
-  QUESTION_AUXILIARIES, QUESTION_WORDS, TOPIC_MARKERS,
+  QUESTION_AUXILIARIES, QUESTION_WORDS, SERVICE_NAMES, TOPIC_MARKERS,
 } from './lexicon.js';
 import { givesCode, givesDocument, jobWords, quotes, stem, type JobWord } from './text.js';
 import { phraseAt, stopWords, type Vocabulary } from './vocabulary.js';
@@ -125,7 +125,9 @@ function namesOtherService(all: JobWord[], position: number, knows: (word: JobWo
   // "search Reddit for posts", "search my OneDrive for the budget": where a search verb looks.
   const searcher = OWNERS.has(previous.word) ? all[position - 2] : previous;
   if (searcher && verbIn(searchVerbs, searcher.word) && next?.word === 'for') return true;
-  if (MEANS.has(previous.word) || (previous.word === 'on' && all.slice(position).every((word) => word.nameLike && !/\p{N}/u.test(word.word)))) return true;
+  // "sell my bike on eBay": where a deed is done; after a writing, "on" gives its topic ("news on Bitcoin").
+  const onService = previous.word === 'on' && !WRITINGS.has(all[position - 2]?.word ?? '') && all.slice(position).every((word) => word.nameLike && !/\p{N}/u.test(word.word));
+  if (MEANS.has(previous.word) || onService) return true;
   if (!next) return false;
   return (OWNERS.has(previous.word) || !!previous.possessive) && !current.possessive && (!next.nameLike || (knows(next) && !previous.nameLike)) && !next.literal && !stopWords.has(next.word);
 }
@@ -138,6 +140,34 @@ function namesOtherService(all: JobWord[], position: number, knows: (word: JobWo
 function kindOfThing(all: JobWord[], position: number): boolean {
   const [previous, current, next] = [all[position - 1], all[position], all[position + 1]];
   return !!previous && !/\p{N}/u.test(current.word) && (previous.word === 'a' || previous.word === 'an') && !!next && !next.literal && !stopWords.has(next.word) && !next.nameLike;
+}
+
+/** Things written about something: "on" after one gives their topic ("news on Bitcoin", "a page on Instagram"). */
+const WRITINGS = new Set([
+  'news', 'article', 'articles', 'story', 'stories', 'post', 'posts', 'page', 'pages', 'book', 'books', 'headline', 'headlines',
+  'summary', 'paper', 'papers', 'essay', 'essays', 'report', 'reports', 'info', 'information', 'entry', 'thread', 'threads', 'blog', 'coverage',
+]);
+
+/** Prepositions saying where a deed happens: "in" a service ("the files in dropbox") ... */
+const INSIDE = new Set(['in', 'into']);
+/** ... and "on" or "to" one after a deed or a thing no task knows ("post this on instagram", "upload the photo to dropbox"). */
+const ONTO = new Set(['on', 'onto', 'to']);
+
+/**
+ * Whether a well-known service's name stands where the job is done: after my, our... ("post this on my
+ * instagram") or a/an ("schedule an Uber to pick me up"), in it ("list files in dropbox", "post in the discord channel"), or on or to it after a deed or an
+ * unknown thing. After a writing or a thing some task knows, "on" and "to" give a topic ("news on bitcoin", "repos
+ * related to shopify"): the service is what is read about.
+ */
+function whereService(all: JobWord[], position: number, knows: (word: JobWord) => boolean): boolean {
+  const previous = all[position - 1];
+  if (!previous) return false;
+  if (OWNERS.has(previous.word) || previous.word === 'a' || previous.word === 'an') return true;
+  const at = previous.word === 'the' ? position - 2 : position - 1;
+  const preposition = all[at]?.word ?? '';
+  if (INSIDE.has(preposition)) return true;
+  const before = all[at - 1];
+  return ONTO.has(preposition) && !!before && !WRITINGS.has(before.word) && (stopWords.has(before.word) || verbIn(actionVerbs, before.word) || !knows(before));
 }
 
 /** Words before a date that make it a span ("since january", "over 2022", "during March"). */
@@ -181,6 +211,7 @@ const prepositions = new Set(PREPOSITIONS);
 /** Prepositions that end a topic ("about the outage from yesterday"); "of" goes on with it ("the history of Rome"). */
 const topicEnds = new Set([...PREPOSITIONS, 'to', 'into', 'through'].filter((word) => word !== 'of'));
 const topicMarkers = new Set(TOPIC_MARKERS);
+const serviceNames = new Set(SERVICE_NAMES);
 
 function alternativesOf(context: JobContext, term: string): JobTerm['alternatives'] {
   return [{ term, weight: 1 }, ...(context.vocabulary.synonyms.get(term) ?? []).map((synonym) => ({ term: synonym, weight: SYNONYM_WEIGHT }))].filter(
@@ -312,7 +343,11 @@ export function readJob(context: JobContext, text: string): Job {
     const pair = all.filter((other) => other.slashed === word.slashed);
     if (pair.every((other) => knows(other) && !context.providerNames.has(other.stem))) for (const other of pair) other.literal = false;
   }
+  // "a whatsapp message", "via twilio": a well-known product's name is a name however it is written.
+  for (const word of all) if (!word.literal && serviceNames.has(word.word) && !context.names.has(word.stem)) word.nameLike = true;
   const stems = all.map((word) => word.stem);
+  // A job naming one of the catalog's providers is done there: another service it names is what it is about.
+  const namesProvider = all.some((word) => context.providerNames.has(word.stem));
   const start = commandStart(context, all);
   const opensQuestion = isQuestion(all.slice(start));
   const afterContext = !opensQuestion && asksAfterContext(text);
@@ -436,7 +471,8 @@ export function readJob(context: JobContext, text: string): Job {
     }
     let alternatives = alternativesOf(context, current.stem);
     if (current.nameLike && !alternatives.some((alternative) => context.names.has(alternative.term))) {
-      elsewhere ||= namesOtherService(all, position, knows) || kindOfThing(all, position);
+      // The topic of a thing is what the job reads about ("news about an Amazon warehouse strike"), not where it is done.
+      if (!(inTopic && topicOfThing)) elsewhere ||= namesOtherService(all, position, knows) || kindOfThing(all, position) || (serviceNames.has(current.word) && !namesProvider && whereService(all, position, knows));
       continue;
     }
     // "my Outlook inbox": a name a task has only among its keywords, as a common word, is held as a product's name.

@@ -231,3 +231,21 @@ export const MODIFIERS = [
   'certain', 'given', 'particular', 'public', 'private', 'whole', 'full', 'entire', 'detail', 'details',
   'info', 'information', 'data', 'my', 'daily', 'weekly', 'monthly', 'hourly', 'moment',
 ];
+
+/**
+ * Well-known products and services, as people write them in lower case ("a whatsapp message", "via twilio"):
+ * names, like a capitalised word, so the readings of a service the catalog lacks apply to them. A name some task
+ * is named by (a catalog's own provider) stays a word of the catalog. Names that are also common words ("zoom",
+ * "teams", "signal", "outlook", "chase") and meeting tools, which calendar events name, are left out.
+ */
+export const SERVICE_NAMES = [
+  'whatsapp', 'telegram', 'discord', 'wechat', 'viber', 'skype', 'imessage', 'snapchat', 'instagram', 'facebook',
+  'tiktok', 'twitter', 'linkedin', 'reddit', 'pinterest', 'tumblr', 'mastodon', 'bluesky', 'youtube', 'twitch', 'vimeo',
+  'jira', 'trello', 'asana', 'notion', 'confluence', 'clickup', 'basecamp', 'todoist', 'evernote', 'miro', 'figma', 'canva',
+  'dropbox', 'onedrive', 'icloud', 'sharepoint', 'hotmail', 'protonmail', 'salesforce', 'hubspot', 'zendesk', 'intercom',
+  'mailchimp', 'pipedrive', 'freshdesk', 'quickbooks', 'xero', 'shopify', 'amazon', 'ebay', 'etsy', 'walmart', 'ikea',
+  'costco', 'aliexpress', 'alibaba', 'uber', 'lyft', 'airbnb', 'expedia', 'tripadvisor', 'doordash', 'ubereats', 'grubhub',
+  'deliveroo', 'instacart', 'paypal', 'venmo', 'revolut', 'coinbase', 'robinhood', 'zelle', 'cashapp', 'klarna', 'bitcoin',
+  'btc', 'ethereum', 'dogecoin', 'netflix', 'spotify', 'hulu', 'gitlab', 'bitbucket', 'jenkins', 'vercel', 'heroku',
+  'netlify', 'circleci', 'fitbit', 'strava', 'peloton', 'garmin', 'alexa', 'siri', 'waze', 'twilio',
+];
