@@ -24,8 +24,11 @@ const selfHosted = read<{ jobs: Labelled[]; impossible: string[] }>('jobs-self-h
 const development = read<{ jobs: Labelled[]; impossible: string[] }>('jobs-development.yaml');
 /** A second labelled set, written blind from task ids and titles only after the engine's third round of tuning. */
 const fresh = read<{ jobs: Labelled[]; impossible: string[] }>('jobs-fresh.yaml');
-/** Written blind after the last round of tuning and never tuned on: its results are printed only in aggregate. */
-const check = read<{ jobs: Labelled[]; impossible: string[] }>('jobs-check.yaml');
+/** Check sets, written blind and never tuned on: their results are printed only in aggregate. */
+const checkSets = [
+  { name: 'check set', ...read<{ jobs: Labelled[]; impossible: string[] }>('jobs-check.yaml') },
+  { name: 'second check set', ...read<{ jobs: Labelled[]; impossible: string[] }>('jobs-check-2.yaml') },
+];
 /** The first labelled set, written before these and tuned on by the engine's first version: kept as a regression check. */
 const earlier = YAML.parse(readFileSync(new URL('../fixtures/discovery-labelled.yaml', import.meta.url), 'utf8')) as { jobs: Labelled[]; negatives: string[] };
 const EARLIER_TOP_1_FLOOR = 0.9;
@@ -51,11 +54,14 @@ const TRUE_NEGATIVE_FLOOR = 0.9;
 const FRESH_TOP_1_FLOOR = 0.89;
 const FRESH_TRUE_NEGATIVE_FLOOR = 0.85;
 /**
- * The check set read top-1 0.930 and true negatives 0.762 when first measured, 0.940 and 0.863 after the seventh
- * round; floors just under keep it there.
+ * Floors just under what each check set reaches, so it cannot slip back: the check set read top-1 0.930 and true
+ * negatives 0.762 when first measured, 0.940 and 0.863 after the seventh round; the second check set 0.847 and
+ * 0.731 before the seventh round, 0.896 and 0.769 after it.
  */
-const CHECK_TOP_1_FLOOR = 0.93;
-const CHECK_TRUE_NEGATIVE_FLOOR = 0.86;
+const CHECK_FLOORS: Record<string, { top1: number; trueNegative: number }> = {
+  'check set': { top1: 0.93, trueNegative: 0.86 },
+  'second check set': { top1: 0.89, trueNegative: 0.76 },
+};
 /** A self-hoster's file beside the built-in catalog may cost the held-back half this much, no more. */
 const SECOND_CATALOG_SLACK = 0.02;
 /** The self-hoster's own 16 jobs, never tuned on. */
@@ -151,14 +157,18 @@ describe('discovery accuracy on labelled jobs (test/fixtures/discovery/jobs-*.ya
     expect(heldBack.trueNegative).to.be.at.least(FRESH_TRUE_NEGATIVE_FLOOR);
   });
 
-  it(`on the check set, never tuned on, ranks the expected task first for ${CHECK_TOP_1_FLOOR * 100}% and answers ${CHECK_TRUE_NEGATIVE_FLOOR * 100}% of impossible jobs with nothing`, () => {
-    for (const { job, expect: id } of check.jobs) expect(builtin.tasks.get(id)?.status, `${job} -> ${id}`).to.equal('active');
-    const figures = measure(builtin, check.jobs, check.impossible);
-    report('check set (never tuned on), built-in catalog', figures, false);
-    if (figures.trueNegative < TRUE_NEGATIVE_FLOOR) console.log(`    check set true negatives ${figures.trueNegative.toFixed(3)} are below the goal of ${TRUE_NEGATIVE_FLOOR}`);
-    expect(figures.top1).to.be.at.least(CHECK_TOP_1_FLOOR);
-    expect(figures.trueNegative).to.be.at.least(CHECK_TRUE_NEGATIVE_FLOOR);
-  });
+  for (const set of checkSets) {
+    const floor = CHECK_FLOORS[set.name];
+    it(`on the ${set.name}, never tuned on, ranks the expected task first for ${floor.top1 * 100}% and answers ${floor.trueNegative * 100}% of impossible jobs with nothing`, () => {
+      for (const { job, expect: id } of set.jobs) expect(builtin.tasks.get(id)?.status, `${job} -> ${id}`).to.equal('active');
+      const figures = measure(builtin, set.jobs, set.impossible);
+      report(`${set.name} (never tuned on), built-in catalog`, figures, false);
+      if (figures.top1 < TOP_1_GOAL) console.log(`    ${set.name} top-1 ${figures.top1.toFixed(3)} is below the goal of ${TOP_1_GOAL}`);
+      if (figures.trueNegative < TRUE_NEGATIVE_FLOOR) console.log(`    ${set.name} true negatives ${figures.trueNegative.toFixed(3)} are below the goal of ${TRUE_NEGATIVE_FLOOR}`);
+      expect(figures.top1).to.be.at.least(floor.top1);
+      expect(figures.trueNegative).to.be.at.least(floor.trueNegative);
+    });
+  }
 
   it(`still ranks the expected task first for ${EARLIER_TOP_1_FLOOR * 100}% of the earlier labelled set, and nothing for its negatives`, () => {
     const figures = measure(builtin, earlier.jobs, earlier.negatives);
