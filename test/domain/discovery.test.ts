@@ -675,5 +675,22 @@ describe('discovery engine', () => {
       expect(readJob(builtin, "which country is 'KE'? saw it on a shipping label").gives & GIVES_CODE).to.equal(GIVES_CODE);
       expect(first("which country is 'KE'? saw it on a shipping label")?.id).to.equal('restcountries.country.by_code');
     });
+
+    it('keeps an apostrophe between letters inside single quotes ("\'Mom\'s birthday dinner\'")', () => {
+      expect(quotes("add 'Mom's birthday dinner' to my calendar")).to.equal(true);
+      expect(jobWords("add 'Mom's birthday dinner' to my calendar").map((word) => word.word)).to.deep.equal(['add', 'to', 'my', 'calendar']);
+      expect(first("hi, could you please add 'Mom's birthday dinner' to my google calendar on May 4 at 7pm?")?.id).to.equal('google.calendar.events.create');
+      // An apostrophe alone is no quote.
+      expect(quotes("Tom's and Jane's notes")).to.equal(false);
+    });
+
+    it('reads words written on or in a thing as posting or commenting there ("write in #general", "post thanks! on issue 99")', () => {
+      expect(first("write in #general on Slack: 'pizza in the kitchen!'")?.id).to.equal('slack.chat.post');
+      expect(first('post thanks! on github issue 99 of foo/bar')?.id).to.equal('github.issues.comment');
+      expect(first("write 'LGTM, merging tomorrow' under PR 17 of team/infra on GitHub")?.id).to.equal('github.issues.comment');
+      // Written to someone, or made, it is no comment.
+      expect(first('write an email to my team lead')?.id).to.equal('google.gmail.send');
+      expect(rank(builtin, 'write my essay on the french revolution', 5).candidates).to.deep.equal([]);
+    });
   });
 });

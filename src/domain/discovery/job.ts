@@ -1,6 +1,6 @@
 import {
   ACTION_VERBS, ASKERS, CREATING_VERBS, DETERMINERS, GIVING_VERBS, HOW_TO_FOLLOWERS, IMPLIED_VERBS, MAKING_VERBS, MODIFIERS, NEUTRAL_VERBS, NOUN_OPENERS, OPENING_VERBS, PARTICLE_VERBS, POLITE_OPENERS, PREPOSITIONS, SEARCH_VERBS, SEEING_VERBS,
-  QUESTION_AUXILIARIES, QUESTION_WORDS, SERVICE_NAMES, TOPIC_MARKERS,
+  QUESTION_AUXILIARIES, QUESTION_WORDS, SERVICE_NAMES, TOPIC_MARKERS, WRITING_VERBS, WRITTEN_DEEDS,
 } from './lexicon.js';
 import { givesCode, givesDocument, jobWords, quotes, stem, type JobWord } from './text.js';
 import { phraseAt, stopWords, type Vocabulary } from './vocabulary.js';
@@ -212,6 +212,11 @@ const prepositions = new Set(PREPOSITIONS);
 const topicEnds = new Set([...PREPOSITIONS, 'to', 'into', 'through'].filter((word) => word !== 'of'));
 const topicMarkers = new Set(TOPIC_MARKERS);
 const serviceNames = new Set(SERVICE_NAMES);
+const writingVerbs = new Set(WRITING_VERBS);
+/** Prepositions saying where words are written ("on the PR", "under PR 17", "in #general"). */
+const WRITTEN_ON = new Set(['on', 'onto', 'under', 'in', 'into']);
+/** A writing verb's place comes within this many words of it ("post thanks! on", "leave a short note on"). */
+const WRITING_REACH = 4;
 
 function alternativesOf(context: JobContext, term: string): JobTerm['alternatives'] {
   return [{ term, weight: 1 }, ...(context.vocabulary.synonyms.get(term) ?? []).map((synonym) => ({ term: synonym, weight: SYNONYM_WEIGHT }))].filter(
@@ -281,6 +286,12 @@ function verbIn(list: Set<string>, word: string): boolean {
   if (!word.endsWith('ing') || word.length < 6) return false;
   const base = word.slice(0, -3);
   return list.has(base) || list.has(`${base}e`) || (base.at(-1) === base.at(-2) && list.has(base.slice(0, -1)));
+}
+
+/** Whether a writing verb's words go on or in a thing: a preposition of place follows it closely, before any other preposition. */
+function writesOn(all: JobWord[], position: number): boolean {
+  const after = all.slice(position + 1, position + 1 + WRITING_REACH).find((word) => prepositions.has(word.word) || WRITTEN_ON.has(word.word) || word.word === 'to');
+  return !!after && WRITTEN_ON.has(after.word);
 }
 
 /** Question words that may stand before a noun ("what book", "which post"). */
@@ -428,6 +439,8 @@ export function readJob(context: JobContext, text: string): Job {
       if (!(verb.role === 'action' && !verb.object && verbIn(makingVerbs, verb.word) && whose)) verb = undefined;
     }
   };
+  /** Writing verbs putting words on or in a thing. */
+  const writing: JobTerm[] = [];
   if (implied) place(`verb ${implied.word.word}`, { word: implied.word.word, role: 'action', alternatives: alternativesOf(context, stem(IMPLIED_VERBS[implied.means])) }, -1);
   for (let position = 0; position < all.length; position += 1) {
     const current = all[position];
@@ -487,8 +500,13 @@ export function readJob(context: JobContext, text: string): Job {
     let role = current === opener && !nounOpeners.has(implied!.means) ? 'neutral' : roleOf(current.word, previous, all[position + 1], question);
     if (opening && !question && role === 'object' && alternatives.length === 0 && !current.nameLike && takesObject(position)) role = 'action';
     if (opening && !question && openingVerbs.has(current.word) && leadsObject.has(all[position + 1]?.word ?? '')) role = 'action';
-    place(current.stem, { word: current.word, role, alternatives }, position);
+    const term: JobTerm = { word: current.word, role, alternatives };
+    if (role === 'action' && writingVerbs.has(current.word) && writesOn(all, position)) writing.push(term);
+    place(current.stem, term, position);
   }
+  // "write in #general", "post thanks! on github issue 99": words written on or in a thing post or comment there,
+  // unless the verb's object names its deed ("post a comment").
+  for (const term of writing) term.object ??= { word: term.word, role: 'action', alternatives: WRITTEN_DEEDS.flatMap((deed) => alternativesOf(context, stem(deed))) };
   const given = all.reduce((bits, word) => bits | (word.given === 'date' ? GIVES_DATE : word.given === 'time' ? GIVES_TIME : 0), 0);
   // Words of one date stand together ("January 2nd 2019"); a second run of them is a second date.
   const dates = all.filter((word, at) => word.given === 'date' && all[at - 1]?.given !== 'date').length;

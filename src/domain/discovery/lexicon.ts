@@ -145,6 +145,15 @@ export const HOW_TO_FOLLOWERS = ['do', 'can', 'could', 'should', 'would', 'to', 
 export const MAKING_VERBS = ['post', 'add', 'write', 'send', 'create', 'put', 'submit', 'leave', 'make', 'drop', 'compose', 'draft', 'give', 'issue'];
 
 /**
+ * Verbs of writing words somewhere ("write in #general", "post thanks! on issue 99", "leave a note on the PR"): put
+ * on or in a thing, they post a message or a comment there.
+ */
+export const WRITING_VERBS = ['write', 'post', 'put', 'leave', 'drop'];
+
+/** The deeds a writing verb does on or in a thing: posting a message, commenting. */
+export const WRITTEN_DEEDS = ['post', 'comment'];
+
+/**
  * Nouns that are a command's verb when they open it before a determiner ("issue a payout", "issue a refund"):
  * elsewhere they name a thing ("reply to issue #42").
  */

@@ -59,8 +59,11 @@ export interface JobWord {
   ends?: ':' | ',';
 }
 
-/** Quoted text: in double quotes, or in single quotes that are not an apostrophe ("'Inventory' table", not "Tom's"). */
-const QUOTED = /"[^"]*"|“[^”]*”|‘[^’]*’|(?<![\p{L}\p{N}])'[^']+'(?![\p{L}\p{N}])/gu;
+/**
+ * Quoted text: in double quotes, or in single quotes that are not an apostrophe ("'Inventory' table", not "Tom's");
+ * an apostrophe between letters stays inside the quote ("'Mom's birthday dinner'").
+ */
+const QUOTED = /"[^"]*"|“[^”]*”|‘[^’]*’|(?<![\p{L}\p{N}])'(?:[^']|(?<=\p{L})'(?=\p{L}))+'(?![\p{L}\p{N}])/gu;
 
 /** Whether a job quotes some text: the text is an argument, such as a record's name or a message. */
 export function quotes(job: string): boolean {
