@@ -661,6 +661,13 @@ describe('discovery engine', () => {
       expect(rank(builtin, 'post it on Reddit', 5).candidates).to.deep.equal([]);
     });
 
+    it('reads "on" after a writing as opening its topic, as "about" does, but not before the asker\'s thing or a provider', () => {
+      expect(readJob(builtin, 'look up news stories on the world cup').terms.find((term) => term.word === 'world')?.topic).to.equal(true);
+      expect(first('look up news stories on the world cup')?.id).to.equal('newsapi.articles.search');
+      expect(readJob(builtin, 'top posts on hacker news').terms.some((term) => term.topic)).to.equal(false);
+      expect(rank(builtin, 'update my contact info on my Google account', 5).candidates).to.deep.equal([]);
+    });
+
     it('reads a word with a capital inside it ("eBay", "iPhone") as a name', () => {
       expect(jobWords('sell it on eBay').at(-1)?.nameLike).to.equal(true);
       expect(rank(builtin, 'list my old bike for sale on eBay', 5).candidates).to.deep.equal([]);

@@ -148,6 +148,16 @@ const WRITINGS = new Set([
   'summary', 'paper', 'papers', 'essay', 'essays', 'report', 'reports', 'info', 'information', 'entry', 'thread', 'threads', 'blog', 'coverage',
 ]);
 
+/**
+ * Whether "on" after a writing gives its topic, as "about" does ("news on Tesla", "books on Ancient Rome"); not
+ * before the asker's thing or a provider's name, where the writing is ("posts on HN", "info on my Google account").
+ */
+function writtenOn(context: JobContext, all: JobWord[], position: number): boolean {
+  const next = all[position + 1];
+  if (all[position].word !== 'on' || !WRITINGS.has(all[position - 1]?.word ?? '') || !next) return false;
+  return !OWNERS.has(next.word) && !context.providerNames.has(next.stem) && !context.vocabulary.synonyms.get(next.stem)?.some((term) => context.providerNames.has(term));
+}
+
 /** Prepositions saying where a deed happens: "in" a service ("the files in dropbox") ... */
 const INSIDE = new Set(['in', 'into']);
 /** ... and "on" or "to" one after a deed or a thing no task knows ("post this on instagram", "upload the photo to dropbox"). */
@@ -455,7 +465,7 @@ export function readJob(context: JobContext, text: string): Job {
     /** The word before, within the command: the command's first word has none. */
     const previous = position === start ? undefined : all[position - 1];
     if (stopWords.has(current.word) && !leadsObject.has(current.word)) verb = undefined;
-    if (topicMarkers.has(current.word)) {
+    if (topicMarkers.has(current.word) || writtenOn(context, all, position)) {
       inTopic = true;
       topicOfThing = namesThing(all[position - 1]) && !inPrepositionalPhrase(all, position - 1);
     } else if (topicEnds.has(current.word)) inTopic = false;
