@@ -661,6 +661,13 @@ describe('discovery engine', () => {
       expect(rank(builtin, 'post it on Reddit', 5).candidates).to.deep.equal([]);
     });
 
+    it('reads a name its asker holds as a record\'s name in a job naming a catalog provider ("our Tasks table on airtable")', () => {
+      expect(readJob(builtin, "what's in our Tasks table on airtable where Status = 'Open'").elsewhere).to.equal(false);
+      expect(first("what's in our Tasks table on airtable where Status = 'Open'")?.id).to.equal('airtable.records.list');
+      // Naming no catalog provider, it is still a product somewhere else.
+      expect(readJob(builtin, 'list my Dropbox files').elsewhere).to.equal(true);
+    });
+
     it('reads "on" after a writing as opening its topic, as "about" does, but not before the asker\'s thing or a provider', () => {
       expect(readJob(builtin, 'look up news stories on the world cup').terms.find((term) => term.word === 'world')?.topic).to.equal(true);
       expect(first('look up news stories on the world cup')?.id).to.equal('newsapi.articles.search');

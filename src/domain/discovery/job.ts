@@ -495,7 +495,8 @@ export function readJob(context: JobContext, text: string): Job {
     let alternatives = alternativesOf(context, current.stem);
     if (current.nameLike && !alternatives.some((alternative) => context.names.has(alternative.term))) {
       // The topic of a thing is what the job reads about ("news about an Amazon warehouse strike"), not where it is done.
-      if (!(inTopic && topicOfThing)) elsewhere ||= namesOtherService(all, position, knows) || kindOfThing(all, position) || (serviceNames.has(current.word) && !namesProvider && whereService(all, position, knows));
+      // In a job naming a catalog provider, a name its asker holds is a record's ("our Tasks table on airtable").
+      if (!(inTopic && topicOfThing)) elsewhere ||= (!(namesProvider && OWNERS.has(all[position - 1]?.word ?? '')) && namesOtherService(all, position, knows)) || kindOfThing(all, position) || (serviceNames.has(current.word) && !namesProvider && whereService(all, position, knows));
       continue;
     }
     // "my Outlook inbox": a name a task has only among its keywords, as a common word, is held as a product's name.
