@@ -501,7 +501,7 @@ export function readJob(context: JobContext, text: string): Job {
     }
     // "my Outlook inbox": a name a task has only among its keywords, as a common word, is held as a product's name.
     const owned = OWNERS.has(all[position - 1]?.word ?? '');
-    if (current.nameLike && !context.titles.has(current.stem) && owned) elsewhere ||= namesOtherService(all, position, knows);
+    if (current.nameLike && !context.titles.has(current.stem) && owned && !namesProvider) elsewhere ||= namesOtherService(all, position, knows);
     // "my laptop's time zone": the thing asked about belongs to something no task knows.
     if (alternatives.length === 0 && current.possessive && owned) elsewhere = true;
     if (alternatives.length === 0 && current.stem.length >= FUZZY_MIN_LENGTH) alternatives = context.similar(current.stem).map((term) => ({ term, weight: FUZZY_WEIGHT }));
