@@ -668,6 +668,18 @@ describe('discovery engine', () => {
       expect(readJob(builtin, 'list my Dropbox files').elsewhere).to.equal(true);
     });
 
+    it('reads what the caller does next ("to scan for ...", "before calling ...") as no part of the job, and a number before latest or a superlative as a count', () => {
+      const job = 'agent step: get the 20 latest HN submissions to scan for mentions of our product';
+      expect(readJob(builtin, job).terms.map((term) => term.word)).to.not.include('mentions');
+      expect(readJob(builtin, job).elsewhere).to.equal(false);
+      expect(readJob(builtin, job).identifies).to.equal(false);
+      expect(first(job)?.id).to.equal('hacker-news.stories.new');
+      expect(readJob(builtin, 'get the coordinates of Springfield before calling the weather API').terms.map((term) => term.word)).to.not.include('weather');
+      // "to" before a thing or a name is where something goes, not a purpose.
+      expect(first('convert 5 km to miles')?.id).to.equal('builtin.units.convert');
+      expect(readJob(builtin, 'add lunch with Kim to my calendar').terms.map((term) => term.word)).to.include('calendar');
+    });
+
     it('reads "on" after a writing as opening its topic, as "about" does, but not before the asker\'s thing or a provider', () => {
       expect(readJob(builtin, 'look up news stories on the world cup').terms.find((term) => term.word === 'world')?.topic).to.equal(true);
       expect(first('look up news stories on the world cup')?.id).to.equal('newsapi.articles.search');

@@ -187,7 +187,9 @@ const SPANNING = new Set(['since', 'over', 'during', 'throughout', 'between']);
 const COUNTED = new Set(['last', 'first', 'top', 'next', 'latest', 'newest', 'recent', 'past']);
 
 function counts(all: JobWord[], position: number): boolean {
-  return /^\p{N}+$/u.test(all[position].word) && COUNTED.has(all[position - 1]?.word ?? '');
+  const next = all[position + 1]?.word ?? '';
+  // "the 20 latest", "the 10 highest ranked posts": before such a word or a superlative, too.
+  return /^\p{N}+$/u.test(all[position].word) && (COUNTED.has(all[position - 1]?.word ?? '') || COUNTED.has(next) || (next !== 'best' && /^\p{L}{2,}est$/u.test(next)));
 }
 
 /** A synonym counts a little less than the job's own word, so exact wording wins a tie. */
@@ -302,6 +304,18 @@ function verbIn(list: Set<string>, word: string): boolean {
 function writesOn(all: JobWord[], position: number): boolean {
   const after = all.slice(position + 1, position + 1 + WRITING_REACH).find((word) => prepositions.has(word.word) || WRITTEN_ON.has(word.word) || word.word === 'to');
   return !!after && WRITTEN_ON.has(after.word);
+}
+
+/** Words opening what a caller does with a job's result: "to scan ...", "before calling ...", "so I can ...". */
+function purposeAt(all: JobWord[], position: number, knows: (word: JobWord) => boolean): boolean {
+  const [current, next, after] = [all[position], all[position + 1], all[position + 2]];
+  if (!next || next.literal || next.nameLike) return false;
+  if (current.word === 'so' && (next.word === 'i' || next.word === 'we' || next.word === 'that')) return true;
+  if ((current.word === 'before' || current.word === 'after') && next.word.endsWith('ing')) return true;
+  if (current.word !== 'to') return false;
+  if (actionVerbs.has(next.word) || neutralVerbs.has(next.word)) return true;
+  // A word no task knows before a determiner or a preposition ("to scan for", "to paste into") is a verb too.
+  return !knows(next) && !stopWords.has(next.word) && !!after && (determiners.has(after.word) || prepositions.has(after.word) || after.word === 'into');
 }
 
 /** Question words that may stand before a noun ("what book", "which post"). */
@@ -456,6 +470,9 @@ export function readJob(context: JobContext, text: string): Job {
     const current = all[position];
     // "file a bug in acme/web: login button does nothing on Safari": after a command and a colon comes its content.
     if (position > start && all[position - 1].ends === ':' && terms.some((term) => term.role === 'action')) break;
+    // "get the 20 latest HN submissions to scan for mentions of our product", "... before calling the weather API":
+    // after a command and its object, what the caller does next is no part of the job.
+    if (!question && purposeAt(all, position, knows) && terms.some((term, at) => (term.role === 'neutral' || term.role === 'action') && terms.slice(at + 1).some((other) => other.role === 'object'))) break;
     if (position === start && start > 0) {
       // What a label or preface said is no verb's object, and the command's first word opens it.
       opening = !opensWith;
