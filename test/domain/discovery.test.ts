@@ -680,6 +680,16 @@ describe('discovery engine', () => {
       expect(readJob(builtin, 'add lunch with Kim to my calendar').terms.map((term) => term.word)).to.include('calendar');
     });
 
+    it('reads call, invoke or hit before a service\'s name or an API as asking for what the call gives', () => {
+      expect(readJob(builtin, "call OWM for the upcoming week's predictions in Chicago").terms[0].role).to.equal('neutral');
+      expect(first("step 3: call OWM for the upcoming week's predictions in Chicago")?.id).to.equal('openweathermap.weather.forecast');
+      expect(readJob(builtin, 'call the weather api for Paris').terms[0].role).to.equal('neutral');
+      // Calling someone is a deed no task does.
+      expect(readJob(builtin, 'call Mom tonight').terms[0].role).to.equal('action');
+      expect(rank(builtin, 'call Mom tonight', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'call the plumber about the leak', 5).candidates).to.deep.equal([]);
+    });
+
     it('reads "on" after a writing as opening its topic, as "about" does, but not before the asker\'s thing or a provider', () => {
       expect(readJob(builtin, 'look up news stories on the world cup').terms.find((term) => term.word === 'world')?.topic).to.equal(true);
       expect(first('look up news stories on the world cup')?.id).to.equal('newsapi.articles.search');

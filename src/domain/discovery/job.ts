@@ -318,6 +318,20 @@ function purposeAt(all: JobWord[], position: number, knows: (word: JobWord) => b
   return !knows(next) && !stopWords.has(next.word) && !!after && (determiners.has(after.word) || prepositions.has(after.word) || after.word === 'into');
 }
 
+/** Verbs that, before a service's name or an API, call it: the job is what the call gives. */
+const INVOKING = new Set(['call', 'invoke', 'hit']);
+
+/**
+ * Whether an invoking verb calls a service: a provider's name or an acronym follows it ("call OWM"; not a person,
+ * "call Mom"), or the job names an API or endpoint.
+ */
+function invokesService(context: JobContext, all: JobWord[], position: number): boolean {
+  const next = all[position + 1];
+  if (!next) return false;
+  if (context.providerNames.has(next.stem) || next.capitals) return true;
+  return all.slice(position + 1).some((word) => word.word === 'api' || word.word === 'endpoint');
+}
+
 /** Question words that may stand before a noun ("what book", "which post"). */
 const ASKING_WHICH = new Set(['what', 'which', 'whose']);
 
@@ -528,6 +542,8 @@ export function readJob(context: JobContext, text: string): Job {
     let role = current === opener && !nounOpeners.has(implied!.means) ? 'neutral' : roleOf(current.word, previous, all[position + 1], question);
     if (opening && !question && role === 'object' && alternatives.length === 0 && !current.nameLike && takesObject(position)) role = 'action';
     if (opening && !question && openingVerbs.has(current.word) && leadsObject.has(all[position + 1]?.word ?? '')) role = 'action';
+    // "call OWM for the week's predictions", "invoke the weather API": calling a service or an API asks for what it gives.
+    if (role === 'action' && INVOKING.has(current.word) && invokesService(context, all, position)) role = 'neutral';
     const term: JobTerm = { word: current.word, role, alternatives };
     if (role === 'action' && writingVerbs.has(current.word) && writesOn(all, position)) writing.push(term);
     place(current.stem, term, position);

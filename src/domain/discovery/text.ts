@@ -55,6 +55,8 @@ export interface JobWord {
   possessive?: boolean;
   /** Part of a chunk joining words with a hyphen ("web-safe", "7-day"): together they describe what follows. */
   hyphenated?: boolean;
+  /** Written in capitals, two letters or more ("OWM", "NASA"): an acronym. */
+  capitals?: boolean;
   /** The last word of a chunk ending in a colon ("step 1:") or a comma ("via Resend,"). */
   ends?: ':' | ',';
 }
@@ -116,6 +118,7 @@ const SLASHED_WORDS = /^[^\p{L}\p{N}]*\p{L}+(\/\p{L}+)+[^\p{L}\p{N}]*$/u;
 const ADDRESS = /^[^\p{L}\p{N}]*#\p{L}|[\p{L}\p{N}]@[\p{L}\p{N}]/u;
 const PATH = /^[^:]*[\p{L}\p{N}]\/[\p{L}\p{N}]/u;
 const ENCODED = /^(?=[A-Za-z0-9+/]*[a-z])(?=[A-Za-z0-9+/]*[A-Z])(?=[A-Za-z0-9+/]*[0-9])[A-Za-z0-9+/]{8,}={0,2}$|^[A-Za-z0-9+/]{4,}={1,2}$/;
+const ACRONYM = /^[^\p{L}\p{N}]*\p{Lu}{2,}[^\p{L}\p{N}]*$/u;
 const HYPHENATED = /[\p{L}\p{N}]-\p{L}/u;
 const CHANNEL = /^[^\p{L}\p{N}]*#\p{L}/u;
 const EMOJI_CODE = /^[^\p{L}\p{N}:]*:[\p{L}\p{N}_+-]+:[^\p{L}\p{N}]*$/u;
@@ -168,10 +171,11 @@ export function jobWords(job: string): JobWord[] {
     }
     const inChunk = words(chunk);
     const hyphenated = HYPHENATED.test(chunk) ? { hyphenated: true } : {};
+    const capitals = ACRONYM.test(chunk) ? { capitals: true } : {};
     const address = ADDRESS.test(chunk) ? { address: true } : PATH.test(chunk) ? { path: true } : ENCODED.test(chunk) ? { encoded: true } : {};
     for (const word of inChunk) {
       if (YEAR.test(word)) result.push({ word, stem: 'year', literal: false, nameLike: false, given: 'date' });
-      else result.push({ word, stem: stem(word), literal: literalChunk || /^\p{N}+$/u.test(word), nameLike, ...slashed, ...address, ...hyphenated });
+      else result.push({ word, stem: stem(word), literal: literalChunk || /^\p{N}+$/u.test(word), nameLike, ...slashed, ...address, ...hyphenated, ...capitals });
     }
     if (inChunk.length > 0 && POSSESSIVE.test(chunk) && !CONTRACTIONS.test(chunk)) result[result.length - 1].possessive = true;
     // Base64 data is base64, whatever it says ("what does ZGVwbG95LWtleQ== say").
