@@ -689,6 +689,13 @@ describe('discovery engine', () => {
       expect(rank(builtin, 'call the plumber about the leak', 5).candidates).to.deep.equal([]);
     });
 
+    it('reads a word no task knows after a describing word and before a known thing as describing it too ("trending javascript repos")', () => {
+      expect(readJob(builtin, 'find trending javascript repos on github').sought?.word).to.equal('repos');
+      expect(first('find trending javascript repos on github')?.id).to.equal('github.repos.search');
+      // Alone, a word no task knows before a known thing is what is sought: a thing the catalog lacks.
+      expect(readJob(builtin, 'find javascript repos on github').sought?.word).to.equal('javascript');
+    });
+
     it('reads "on" after a writing as opening its topic, as "about" does, but not before the asker\'s thing or a provider', () => {
       expect(readJob(builtin, 'look up news stories on the world cup').terms.find((term) => term.word === 'world')?.topic).to.equal(true);
       expect(first('look up news stories on the world cup')?.id).to.equal('newsapi.articles.search');

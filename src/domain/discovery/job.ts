@@ -446,6 +446,8 @@ export function readJob(context: JobContext, text: string): Job {
     if (alternativesOf(context, next.stem).some(({ term }) => context.providerNames.has(term))) return true;
     return !stopWords.has(next.word) && !knows(next) && !!after && prepositions.has(after.word);
   };
+  /** The position right after a describing word that was not what a read verb seeks ("trending" in "trending javascript repos"). */
+  let describing = -1;
   const place = (key: string, term: JobTerm, from: number, to = from + 1) => {
     if (inTopic) {
       term.topic = true;
@@ -468,7 +470,13 @@ export function readJob(context: JobContext, text: string): Job {
       // A participle no task knows describing the next word ("closed issues") is not what is sought: that word is.
       // So is a word of a hyphenated chunk before a known thing ("a web-safe permalink"), and a describing word some
       // task knows before any other word ("driving directions" are not Google Drive's).
-      if (verb.role === 'neutral' && (term.alternatives.length === 0 ? (DESCRIBING.test(term.word) || all[from].hyphenated) && describesNext(from) : DESCRIBING.test(term.word) && !!all[from + 1] && !all[from + 1].literal && !stopWords.has(all[from + 1].word))) return;
+      // After one describing word, a word no task knows before a known thing describes it too ("trending javascript repos").
+      const described = describing === from;
+      describing = -1;
+      if (verb.role === 'neutral' && (term.alternatives.length === 0 ? (DESCRIBING.test(term.word) || all[from].hyphenated || described) && describesNext(from) : DESCRIBING.test(term.word) && !!all[from + 1] && !all[from + 1].literal && !stopWords.has(all[from + 1].word))) {
+        describing = to;
+        return;
+      }
       // A verb opening a command that only says the deed ("shoot a welcome email") asks to see nothing.
       if (verb.role === 'neutral' && verbIn(neutralVerbs, verb.word)) sought ??= term;
       else if (verbIn(actionVerbs, term.word) && verbIn(makingVerbs, verb.word)) verb.object ??= term;
