@@ -696,6 +696,15 @@ describe('discovery engine', () => {
       expect(readJob(builtin, 'find javascript repos on github').sought?.word).to.equal('javascript');
     });
 
+    it('reads a verb\'s -s form after that, which or who as the verb ("a tool that deletes a message")', () => {
+      const terms = readJob(builtin, 'need a tool that deletes a message I posted in a Slack channel').terms;
+      expect(terms.find((term) => term.word === 'delete')?.role).to.equal('action');
+      expect(rank(builtin, 'need a tool that deletes a message I posted in a Slack channel', 5).candidates).to.deep.equal([]);
+      expect(readJob(builtin, 'a tool that lists the public holidays of a country').terms.find((term) => term.word === 'list')?.role).to.equal('neutral');
+      // Elsewhere an -s form is a thing ("lists of holidays"), and in a question it is left as it is.
+      expect(readJob(builtin, 'which country uses the euro').terms.map((term) => term.word)).to.include('uses');
+    });
+
     it('reads "on" after a writing as opening its topic, as "about" does, but not before the asker\'s thing or a provider', () => {
       expect(readJob(builtin, 'look up news stories on the world cup').terms.find((term) => term.word === 'world')?.topic).to.equal(true);
       expect(first('look up news stories on the world cup')?.id).to.equal('newsapi.articles.search');

@@ -332,6 +332,16 @@ function invokesService(context: JobContext, all: JobWord[], position: number): 
   return all.slice(position + 1).some((word) => word.word === 'api' || word.word === 'endpoint');
 }
 
+/** Words after which a verb's -s form is a verb ("a tool that returns", "something which converts"). */
+const RELATIVE_SUBJECTS = new Set(['that', 'which', 'who']);
+
+/** The verb of an -s form after that, which or who ("returns", "lists", "converts"), when it is one of the lists. */
+function relativeVerb(all: JobWord[], position: number): string | undefined {
+  const word = all[position].word;
+  if (!RELATIVE_SUBJECTS.has(all[position - 1]?.word ?? '') || !word.endsWith('s')) return undefined;
+  return [word.slice(0, -1), word.endsWith('es') ? word.slice(0, -2) : ''].find((base) => base && (actionVerbs.has(base) || neutralVerbs.has(base)));
+}
+
 /** Question words that may stand before a noun ("what book", "which post"). */
 const ASKING_WHICH = new Set(['what', 'which', 'whose']);
 
@@ -547,6 +557,12 @@ export function readJob(context: JobContext, text: string): Job {
     // "the interest rate on my mortgage", "the contacts in my phone": where the job looks is a thing no task knows.
     if (alternatives.length === 0 && owned && PLACES.has(all[position - 2]?.word ?? '')) elsewhere = true;
     // A verb opening a command that means another verb ("raise a ticket", "ping the team") says only the deed.
+    // "a tool that returns the weather", "something which converts currencies": after that, which or who, a verb's -s form is the verb.
+    const base = question ? undefined : relativeVerb(all, position);
+    if (base) {
+      place(current.stem, { word: base, role: actionVerbs.has(base) ? 'action' : 'neutral', alternatives }, position);
+      continue;
+    }
     let role = current === opener && !nounOpeners.has(implied!.means) ? 'neutral' : roleOf(current.word, previous, all[position + 1], question);
     if (opening && !question && role === 'object' && alternatives.length === 0 && !current.nameLike && takesObject(position)) role = 'action';
     if (opening && !question && openingVerbs.has(current.word) && leadsObject.has(all[position + 1]?.word ?? '')) role = 'action';
