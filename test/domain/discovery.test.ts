@@ -705,6 +705,19 @@ describe('discovery engine', () => {
       expect(readJob(builtin, 'which country uses the euro').terms.map((term) => term.word)).to.include('uses');
     });
 
+    it('reads a label saying who asks ("user asks:") as no part of the job, and the command as opening after it', () => {
+      expect(readJob(builtin, 'user asks: what have people been saying in #general on Slack today?').terms.map((term) => term.word)).to.not.include('user');
+      expect(first('user asks: what have people been saying in #general on Slack today?')?.id).to.equal('slack.conversations.history');
+      expect(first("user asks: tell the #team channel on Slack I'm running late")?.id).to.equal('slack.chat.post');
+      // Another label's words may say what the job is about.
+      expect(readJob(builtin, 'Drive query: budget spreadsheets').terms.map((term) => term.word)).to.include('drive');
+    });
+
+    it('knows a provider named by capitalised words run together by their initials ("OWM" for OpenWeatherMap)', () => {
+      expect(first('user asks: use OWM and tell me the forecast for Madrid through the weekend')?.id).to.equal('openweathermap.weather.forecast');
+      expect(readJob(builtin, 'owm forecast for Oslo').terms[0].alternatives.map((alternative) => alternative.term)).to.include(stem('openweathermap'));
+    });
+
     it('reads "on" after a writing as opening its topic, as "about" does, but not before the asker\'s thing or a provider', () => {
       expect(readJob(builtin, 'look up news stories on the world cup').terms.find((term) => term.word === 'world')?.topic).to.equal(true);
       expect(first('look up news stories on the world cup')?.id).to.equal('newsapi.articles.search');

@@ -155,6 +155,14 @@ function providerNames(catalog: Catalog, vocabulary: Vocabulary, postings: Map<s
   return byTerm;
 }
 
+/** A brand written as three or more capitalised words run together ("OpenWeatherMap"). */
+const RUN_TOGETHER = /^(\p{Lu}\p{Ll}+){3,}$/u;
+
+/** A provider named by words run together is known by their initials too ("OWM" for OpenWeatherMap): a synonym group of both. */
+function initialisms(catalog: Catalog): string[][] {
+  return [...catalog.providers.values()].filter((provider) => RUN_TOGETHER.test(provider.name)).map((provider) => [provider.name.match(/\p{Lu}/gu)!.join('').toLowerCase(), provider.name.toLowerCase()]);
+}
+
 /** Each one-letter deletion of a word. */
 function deletionsOf(word: string): string[] {
   return Array.from({ length: word.length }, (_, at) => word.slice(0, at) + word.slice(at + 1));
@@ -165,7 +173,7 @@ const SLIP_MIN_LENGTH = 4;
 
 export function buildIndex(catalog: Catalog): DiscoveryIndex {
   const tasks = [...catalog.tasks.values()].filter((task) => task.status === 'active').sort((a, b) => (a.id < b.id ? -1 : 1));
-  const vocabulary = buildVocabulary(catalog.synonyms);
+  const vocabulary = buildVocabulary([...catalog.synonyms, ...initialisms(catalog)]);
   const names = new Set<string>();
   const titles = new Set<string>();
   const frequencies: Map<string, number>[] = [];

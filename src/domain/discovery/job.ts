@@ -259,6 +259,9 @@ function asksAfterContext(text: string): boolean {
   return !RELATIVES.has(last[0]?.word ?? '') && isQuestion(last) && last.some(namesThing);
 }
 
+/** Words ending a label that says who asks ("user asks:", "customer says:", "boss wants:"). */
+const SAYING = new Set(['asks', 'asked', 'says', 'said', 'wants', 'writes', 'wrote', 'requests', 'request', 'question', 'prompt', 'needs']);
+
 /** A label before a colon ("step 1:", "agent step:", "Resend:") has at most this many words. */
 const LABEL_WORDS = 3;
 
@@ -272,7 +275,8 @@ function commandStart(context: JobContext, all: JobWord[]): number {
   const colon = all.findIndex((word) => word.ends === ':');
   // A label is a number, a provider's name or words no task is named by; "new todo: call the bank" names what to make.
   const labels = (word: JobWord) => word.literal || context.providerNames.has(word.stem) || (!context.names.has(word.stem) && !verbIn(actionVerbs, word.word) && !verbIn(neutralVerbs, word.word) && !Object.hasOwn(IMPLIED_VERBS, word.word));
-  if (colon >= 0 && colon < LABEL_WORDS && colon + 1 < all.length && all.slice(0, colon + 1).every(labels)) start = colon + 1;
+  // "user asks:", "customer says:": what someone said follows, whoever said it.
+  if (colon >= 0 && colon < LABEL_WORDS && colon + 1 < all.length && (all.slice(0, colon + 1).every(labels) || SAYING.has(all[colon].word))) start = colon + 1;
   if (MEANS.has(all[start]?.word ?? '')) {
     const end = all.slice(start + 1, start + 1 + LABEL_WORDS).findIndex((word, at) => word.ends === ',' || (word.word === 'to' && at > 0));
     if (end >= 0) start += 1 + end + 1;
@@ -498,7 +502,9 @@ export function readJob(context: JobContext, text: string): Job {
   /** Writing verbs putting words on or in a thing. */
   const writing: JobTerm[] = [];
   if (implied) place(`verb ${implied.word.word}`, { word: implied.word.word, role: 'action', alternatives: alternativesOf(context, stem(IMPLIED_VERBS[implied.means])) }, -1);
-  for (let position = 0; position < all.length; position += 1) {
+  // Who asks ("user asks:") is no part of the job; another label may be ("OWM geocoding:", "Drive query:").
+  const from = start > 0 && SAYING.has(all[start - 1].word) ? start : 0;
+  for (let position = from; position < all.length; position += 1) {
     const current = all[position];
     // "file a bug in acme/web: login button does nothing on Safari": after a command and a colon comes its content.
     if (position > start && all[position - 1].ends === ':' && terms.some((term) => term.role === 'action')) break;
