@@ -718,6 +718,16 @@ describe('discovery engine', () => {
       expect(readJob(builtin, 'owm forecast for Oslo').terms[0].alternatives.map((alternative) => alternative.term)).to.include(stem('openweathermap'));
     });
 
+    it('reads a provider named by a synonym ("GH") as naming a catalog provider, and a people\'s word or a name before an unknown word as no product', () => {
+      expect(readJob(builtin, 'all my GH projects').elsewhere).to.equal(false);
+      expect(first('all my GH projects')?.id).to.equal('github.repos.list');
+      // "a British pound" is where a pound is from; "a Basic auth header" names no thing some task knows.
+      expect(readJob(builtin, 'what was a British pound worth in dollars on 24 June 2016?').elsewhere).to.equal(false);
+      expect(readJob(builtin, "encode 'user:pass' as base64 for a Basic auth header").elsewhere).to.equal(false);
+      expect(first("encode 'user:pass' as base64 for a Basic auth header")?.id).to.equal('builtin.base64.encode');
+      expect(readJob(builtin, 'create a Jira ticket for the login bug').elsewhere).to.equal(true);
+    });
+
     it('reads "on" after a writing as opening its topic, as "about" does, but not before the asker\'s thing or a provider', () => {
       expect(readJob(builtin, 'look up news stories on the world cup').terms.find((term) => term.word === 'world')?.topic).to.equal(true);
       expect(first('look up news stories on the world cup')?.id).to.equal('newsapi.articles.search');

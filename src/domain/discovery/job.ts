@@ -137,10 +137,13 @@ function namesOtherService(all: JobWord[], position: number, knows: (word: JobWo
  * says whose kind of that thing, a product the catalog does not have. Not a chunk with digits ("a v4 uuid", "a
  * 1h block") nor a name of several words ("a New York bagel").
  */
-function kindOfThing(all: JobWord[], position: number): boolean {
+function kindOfThing(all: JobWord[], position: number, knows: (word: JobWord) => boolean): boolean {
   const [previous, current, next] = [all[position - 1], all[position], all[position + 1]];
-  return !!previous && !/\p{N}/u.test(current.word) && (previous.word === 'a' || previous.word === 'an') && !!next && !next.literal && !stopWords.has(next.word) && !next.nameLike;
+  return !!previous && !/\p{N}/u.test(current.word) && !DEMONYM.test(current.word) && (previous.word === 'a' || previous.word === 'an') && !!next && !next.literal && !stopWords.has(next.word) && !next.nameLike && knows(next);
 }
+
+/** A word for a people or a place's ("British", "Canadian", "Japanese"): it says where from, not whose product. */
+const DEMONYM = /..(ish|ian|ean|ese)$/;
 
 /** Things written about something: "on" after one gives their topic ("news on Bitcoin", "a page on Instagram"). */
 const WRITINGS = new Set([
@@ -410,7 +413,7 @@ export function readJob(context: JobContext, text: string): Job {
   for (const word of all) if (!word.literal && serviceNames.has(word.word) && !context.names.has(word.stem)) word.nameLike = true;
   const stems = all.map((word) => word.stem);
   // A job naming one of the catalog's providers is done there: another service it names is what it is about.
-  const namesProvider = all.some((word) => context.providerNames.has(word.stem));
+  const namesProvider = all.some((word) => alternativesOf(context, word.stem).some(({ term }) => context.providerNames.has(term)));
   const start = commandStart(context, all);
   const opensQuestion = isQuestion(all.slice(start));
   const afterContext = !opensQuestion && asksAfterContext(text);
@@ -551,7 +554,7 @@ export function readJob(context: JobContext, text: string): Job {
     if (current.nameLike && !alternatives.some((alternative) => context.names.has(alternative.term))) {
       // The topic of a thing is what the job reads about ("news about an Amazon warehouse strike"), not where it is done.
       // In a job naming a catalog provider, a name its asker holds is a record's ("our Tasks table on airtable").
-      if (!(inTopic && topicOfThing)) elsewhere ||= (!(namesProvider && OWNERS.has(all[position - 1]?.word ?? '')) && namesOtherService(all, position, knows)) || kindOfThing(all, position) || (serviceNames.has(current.word) && !namesProvider && whereService(all, position, knows));
+      if (!(inTopic && topicOfThing)) elsewhere ||= (!(namesProvider && OWNERS.has(all[position - 1]?.word ?? '')) && namesOtherService(all, position, knows)) || kindOfThing(all, position, knows) || (serviceNames.has(current.word) && !namesProvider && whereService(all, position, knows));
       continue;
     }
     // "my Outlook inbox": a name a task has only among its keywords, as a common word, is held as a product's name.
