@@ -728,6 +728,17 @@ describe('discovery engine', () => {
       expect(readJob(builtin, 'create a Jira ticket for the login bug').elsewhere).to.equal(true);
     });
 
+    it('reads an opener before and, or, of as a thing, enumerate as asking to see, and a parameter\'s setting as a word and an argument naming no record', () => {
+      expect(readJob(builtin, 'text and author of Hacker News comment 2921983').terms.every((term) => term.role !== 'action')).to.equal(true);
+      expect(first('need: text and author of Hacker News comment 2921983')?.id).to.equal('hacker-news.item.get');
+      expect(readJob(builtin, 'enumerate the African states').terms[0].role).to.equal('neutral');
+      expect(jobWords('limit=50').map((word) => [word.word, word.literal])).to.deep.equal([['limit', false], ['50', true]]);
+      expect(readJob(builtin, 'enumerate Stripe clients, limit=50').identifies).to.equal(false);
+      expect(first('enumerate Stripe clients, limit=50')?.id).to.equal('stripe.customers.list');
+      expect(readJob(builtin, 'rates between start=2020-03-01 end=2020-04-30').gives & GIVES_RANGE).to.equal(GIVES_RANGE);
+      expect(readJob(builtin, 'rates between start=2020-03-01 end=2020-04-30').terms.every((term) => term.role !== 'action')).to.equal(true);
+    });
+
     it('reads "on" after a writing as opening its topic, as "about" does, but not before the asker\'s thing or a provider', () => {
       expect(readJob(builtin, 'look up news stories on the world cup').terms.find((term) => term.word === 'world')?.topic).to.equal(true);
       expect(first('look up news stories on the world cup')?.id).to.equal('newsapi.articles.search');

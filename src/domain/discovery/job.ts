@@ -265,6 +265,9 @@ function asksAfterContext(text: string): boolean {
 /** Words ending a label that says who asks ("user asks:", "customer says:", "boss wants:"). */
 const SAYING = new Set(['asks', 'asked', 'says', 'said', 'wants', 'writes', 'wrote', 'requests', 'request', 'question', 'prompt', 'needs']);
 
+/** Words after which an opener names a thing, not a deed ("text and author of ..."). */
+const NOUN_FOLLOWERS = new Set(['and', 'or', 'of']);
+
 /** A label before a colon ("step 1:", "agent step:", "Resend:") has at most this many words. */
 const LABEL_WORDS = 3;
 
@@ -291,7 +294,8 @@ function commandStart(context: JobContext, all: JobWord[]): number {
 function openerWithImpliedVerb(context: JobContext, all: JobWord[], start: number): { word: JobWord; means: string } | undefined {
   const at = all.findIndex((word, position) => position >= start && !politeOpeners.has(word.word));
   const opener = all[at];
-  if (!opener || askers.has(all[at + 1]?.word ?? '')) return undefined;
+  // "text and author of comment 2921983": before and, or, of or a comma, the opener names a thing.
+  if (!opener || askers.has(all[at + 1]?.word ?? '') || NOUN_FOLLOWERS.has(all[at + 1]?.word ?? '') || opener.ends === ',') return undefined;
   if (Object.hasOwn(IMPLIED_VERBS, opener.word)) return { word: opener, means: opener.word };
   // A synonym of a thing sent ("gmail bob@x.com ...", "msg #incidents: ...") opens the command as that thing does.
   const synonyms = context.vocabulary.synonyms.get(opener.stem) ?? [];
@@ -572,7 +576,7 @@ export function readJob(context: JobContext, text: string): Job {
       place(current.stem, { word: base, role: actionVerbs.has(base) ? 'action' : 'neutral', alternatives }, position);
       continue;
     }
-    let role = current === opener && !nounOpeners.has(implied!.means) ? 'neutral' : roleOf(current.word, previous, all[position + 1], question);
+    let role = current.parameter ? 'object' : current === opener && !nounOpeners.has(implied!.means) ? 'neutral' : roleOf(current.word, previous, all[position + 1], question);
     if (opening && !question && role === 'object' && alternatives.length === 0 && !current.nameLike && takesObject(position)) role = 'action';
     if (opening && !question && openingVerbs.has(current.word) && leadsObject.has(all[position + 1]?.word ?? '')) role = 'action';
     // "call OWM for the week's predictions", "invoke the weather API": calling a service or an API asks for what it gives.
@@ -590,14 +594,14 @@ export function readJob(context: JobContext, text: string): Job {
   // "since january", "over 2022": one date saying where a span starts or what it covers.
   const span = all.some((word, at) => word.given === 'date' && SPANNING.has(all[at - 1]?.word ?? ''));
   // A number that is not a date, a clock time or a count ("72 F", "$20", "1.2M") is an amount to work on.
-  const amount = all.some((word, at) => !word.given && !word.address && !counts(all, at) && /^\p{N}/u.test(word.word));
+  const amount = all.some((word, at) => !word.given && !word.address && !word.setting && !counts(all, at) && /^\p{N}/u.test(word.word));
   // A path left a literal ("rails/rails", not "lat/lon") names a place such as a repository.
   const path = all.some((word) => word.path && word.literal);
   const encoded = all.some((word) => word.encoded);
   const gives = given | (dates >= 2 || span ? GIVES_RANGE : 0) | (searchesTopic ? GIVES_TOPIC : 0) | (amount ? GIVES_AMOUNT : 0) | (path ? GIVES_PATH : 0) | (encoded ? GIVES_ENCODED : 0) | (givesDocument(text) ? GIVES_DOCUMENT : 0) | (givesCode(text) ? GIVES_CODE : 0);
   // A chunk with digits some task knows ("md5", "base64") names a thing, not a record; an address or a #channel
   // names someone or somewhere.
-  const identifies = all.some((word, at) => !word.given && !word.address && !counts(all, at) && (word.literal || (word.nameLike && /\p{N}/u.test(word.word) && !context.has(word.stem)))) || quotes(text);
+  const identifies = all.some((word, at) => !word.given && !word.address && !word.setting && !counts(all, at) && (word.literal || (word.nameLike && /\p{N}/u.test(word.word) && !context.has(word.stem)))) || quotes(text);
   // A job counting things or describing them as open with no verb at all ("last 20 messages in #design", "open
   // bugs in acme/widgets") asks to see them too.
   const counting = (listsOpen || all.some((_, at) => counts(all, at))) && terms.every((term) => term.role !== 'neutral');

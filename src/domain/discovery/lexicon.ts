@@ -40,6 +40,8 @@ export const NEUTRAL_VERBS = [
   'print', 'export', 'download', 'review',
   // Chat shorthand for asking to be given ("gimme the front page of Hacker News").
   'gimme',
+  // An agent's word for listing ("enumerate Stripe clients").
+  'enumerate',
 ];
 
 /**
@@ -49,7 +51,7 @@ export const NEUTRAL_VERBS = [
 export const SEEING_VERBS = [
   'get', 'fetch', 'show', 'find', 'look', 'lookup', 'check', 'see', 'read', 'retrieve', 'view', 'display', 'list',
   'search', 'query', 'grab', 'obtain', 'pull', 'browse', 'inspect', 'describe', 'explore', 'discover', 'figure', 'learn',
-  'load', 'dump', 'explain', 'catch', 'track', 'monitor', 'watch', 'compare', 'print', 'export', 'download', 'review', 'gimme',
+  'load', 'dump', 'explain', 'catch', 'track', 'monitor', 'watch', 'compare', 'print', 'export', 'download', 'review', 'gimme', 'enumerate',
 ];
 
 /** Read verbs asking to search ("find", "look for"): a job without one, nor a topic, asks for a thing rather than a search. */

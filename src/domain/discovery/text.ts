@@ -55,6 +55,10 @@ export interface JobWord {
   possessive?: boolean;
   /** Part of a chunk joining words with a hyphen ("web-safe", "7-day"): together they describe what follows. */
   hyphenated?: boolean;
+  /** The name of a parameter set ("start" of "start=2020-03-01"): a thing, never a verb. */
+  parameter?: boolean;
+  /** The value of a parameter's setting ("limit=50", "sort=updated"): an argument, naming no record. */
+  setting?: boolean;
   /** Written in capitals, two letters or more ("OWM", "NASA"): an acronym. */
   capitals?: boolean;
   /** The last word of a chunk ending in a colon ("step 1:") or a comma ("via Resend,"). */
@@ -118,6 +122,7 @@ const SLASHED_WORDS = /^[^\p{L}\p{N}]*\p{L}+(\/\p{L}+)+[^\p{L}\p{N}]*$/u;
 const ADDRESS = /^[^\p{L}\p{N}]*#\p{L}|[\p{L}\p{N}]@[\p{L}\p{N}]/u;
 const PATH = /^[^:]*[\p{L}\p{N}]\/[\p{L}\p{N}]/u;
 const ENCODED = /^(?=[A-Za-z0-9+/]*[a-z])(?=[A-Za-z0-9+/]*[A-Z])(?=[A-Za-z0-9+/]*[0-9])[A-Za-z0-9+/]{8,}={0,2}$|^[A-Za-z0-9+/]{4,}={1,2}$/;
+const SETTING = /^(\p{L}+)=([^=\s]+)$/u;
 const ACRONYM = /^[^\p{L}\p{N}]*\p{Lu}{2,}[^\p{L}\p{N}]*$/u;
 const HYPHENATED = /[\p{L}\p{N}]-\p{L}/u;
 const CHANNEL = /^[^\p{L}\p{N}]*#\p{L}/u;
@@ -147,6 +152,15 @@ export function jobWords(job: string): JobWord[] {
     // inside it ("eBay", "iPhone"), even opening a sentence.
     const nameLike = (/^[^\p{L}\p{N}]*\p{Lu}/u.test(chunk) && !sentenceStart) || /\p{N}/u.test(chunk) || /^[^\p{L}\p{N}]*\p{Ll}+\p{Lu}/u.test(chunk);
     sentenceStart = SENTENCE_END.test(chunk);
+    // "limit=50", "code=JP", "start=2020-03-01": a parameter's name is a word, its value an argument naming no record.
+    const setting = chunk.match(SETTING);
+    if (setting) {
+      result.push({ word: setting[1].toLowerCase(), stem: stem(setting[1].toLowerCase()), literal: false, nameLike: false, parameter: true });
+      const value = setting[2].replace(/[^\p{L}\p{N}]+$/u, '');
+      result.push(DATE.test(value) ? { word: value, stem: 'date', literal: false, nameLike: false, given: 'date' } : { word: value.toLowerCase(), stem: value.toLowerCase(), literal: true, nameLike: false, setting: true });
+      sentenceStart = false;
+      continue;
+    }
     const date = chunk.replace(/[^\p{L}\p{N}]+$/u, '').replace(/^[^\p{L}\p{N}]+/u, '');
     if (ZONE_NAME.test(date) || ZONE_ABBREVIATIONS.has(date.toLowerCase())) {
       result.push({ word: date.toLowerCase(), stem: stem('timezone'), literal: false, nameLike: false });
