@@ -739,6 +739,15 @@ describe('discovery engine', () => {
       expect(readJob(builtin, 'rates between start=2020-03-01 end=2020-04-30').terms.every((term) => term.role !== 'action')).to.equal(true);
     });
 
+    it('reads a two-word name before a known thing as a kind elsewhere, a deed after "without" as ruled out, and "leave" writing on a thing as the deed', () => {
+      expect(readJob(builtin, 'post a message to a Microsoft Teams channel').elsewhere).to.equal(true);
+      expect(readJob(builtin, 'order a New York bagel').elsewhere).to.equal(false);
+      expect(readJob(builtin, 'save a draft in my Gmail without sending it').terms.map((term) => term.word)).to.not.include('sending');
+      expect(rank(builtin, 'save a draft in my Gmail without sending it', 5).candidates).to.deep.equal([]);
+      expect(first('need: leave a review note on PR #88 in octo/widgets saying LGTM')?.id).to.equal('github.issues.comment');
+      expect(first('leave a comment on github issue 7')?.id).to.equal('github.issues.comment');
+    });
+
     it('reads "on" after a writing as opening its topic, as "about" does, but not before the asker\'s thing or a provider', () => {
       expect(readJob(builtin, 'look up news stories on the world cup').terms.find((term) => term.word === 'world')?.topic).to.equal(true);
       expect(first('look up news stories on the world cup')?.id).to.equal('newsapi.articles.search');

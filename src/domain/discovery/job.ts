@@ -139,7 +139,13 @@ function namesOtherService(all: JobWord[], position: number, knows: (word: JobWo
  */
 function kindOfThing(all: JobWord[], position: number, knows: (word: JobWord) => boolean): boolean {
   const [previous, current, next] = [all[position - 1], all[position], all[position + 1]];
-  return !!previous && !/\p{N}/u.test(current.word) && !DEMONYM.test(current.word) && (previous.word === 'a' || previous.word === 'an') && !!next && !next.literal && !stopWords.has(next.word) && !next.nameLike && knows(next);
+  return !!previous && !/\p{N}/u.test(current.word) && !DEMONYM.test(current.word) && (previous.word === 'a' || previous.word === 'an') && !!next && !next.literal && !stopWords.has(next.word) && (next.nameLike ? namedKind(all, position + 1, knows) : knows(next));
+}
+
+/** "a Microsoft Teams channel": a name of two words before a thing some task knows is a kind of that thing too; "a New York bagel" is not. */
+function namedKind(all: JobWord[], position: number, knows: (word: JobWord) => boolean): boolean {
+  const after = all[position + 1];
+  return !!after && !after.literal && !after.nameLike && !stopWords.has(after.word) && knows(after);
 }
 
 /** A word for a people or a place's ("British", "Canadian", "Japanese"): it says where from, not whose product. */
@@ -322,6 +328,8 @@ function purposeAt(all: JobWord[], position: number, knows: (word: JobWord) => b
   const [current, next, after] = [all[position], all[position + 1], all[position + 2]];
   if (!next || next.literal || next.nameLike) return false;
   if (current.word === 'so' && (next.word === 'i' || next.word === 'we' || next.word === 'that')) return true;
+  // "save a draft in my Gmail without sending it": a deed the job rules out is no part of it.
+  if (current.word === 'without' && next.word.endsWith('ing')) return true;
   if ((current.word === 'before' || current.word === 'after') && next.word.endsWith('ing')) return true;
   if (current.word !== 'to') return false;
   if (actionVerbs.has(next.word) || neutralVerbs.has(next.word)) return true;
@@ -582,7 +590,11 @@ export function readJob(context: JobContext, text: string): Job {
     // "call OWM for the week's predictions", "invoke the weather API": calling a service or an API asks for what it gives.
     if (role === 'action' && INVOKING.has(current.word) && invokesService(context, all, position)) role = 'neutral';
     const term: JobTerm = { word: current.word, role, alternatives };
-    if (role === 'action' && writingVerbs.has(current.word) && writesOn(all, position)) writing.push(term);
+    // A light verb of writing ("leave a review note on PR #88") is the deed when its words go on a thing.
+    if ((role === 'action' || (role === 'neutral' && !question)) && writingVerbs.has(current.word) && writesOn(all, position)) {
+      term.role = 'action';
+      writing.push(term);
+    }
     place(current.stem, term, position);
   }
   // "write in #general", "post thanks! on github issue 99": words written on or in a thing post or comment there,
