@@ -731,6 +731,7 @@ describe('discovery engine', () => {
     it('reads an opener before and, or, of as a thing, enumerate as asking to see, and a parameter\'s setting as a word and an argument naming no record', () => {
       expect(readJob(builtin, 'text and author of Hacker News comment 2921983').terms.every((term) => term.role !== 'action')).to.equal(true);
       expect(first('need: text and author of Hacker News comment 2921983')?.id).to.equal('hacker-news.item.get');
+      expect(readJob(builtin, "gmail query 'from:amazon newer_than:7d'").terms.every((term) => term.role !== 'action')).to.equal(true);
       expect(readJob(builtin, 'enumerate the African states').terms[0].role).to.equal('neutral');
       expect(jobWords('limit=50').map((word) => [word.word, word.literal])).to.deep.equal([['limit', false], ['50', true]]);
       expect(readJob(builtin, 'enumerate Stripe clients, limit=50').identifies).to.equal(false);

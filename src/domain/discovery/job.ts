@@ -301,7 +301,9 @@ function openerWithImpliedVerb(context: JobContext, all: JobWord[], start: numbe
   const at = all.findIndex((word, position) => position >= start && !politeOpeners.has(word.word));
   const opener = all[at];
   // "text and author of comment 2921983": before and, or, of or a comma, the opener names a thing.
-  if (!opener || askers.has(all[at + 1]?.word ?? '') || NOUN_FOLLOWERS.has(all[at + 1]?.word ?? '') || opener.ends === ',') return undefined;
+  // "gmail query ...", "email details": before a read verb or what is known about a thing, too.
+  const next = all[at + 1]?.word ?? '';
+  if (!opener || askers.has(next) || NOUN_FOLLOWERS.has(next) || neutralVerbs.has(next) || DETAILS.has(next) || opener.ends === ',') return undefined;
   if (Object.hasOwn(IMPLIED_VERBS, opener.word)) return { word: opener, means: opener.word };
   // A synonym of a thing sent ("gmail bob@x.com ...", "msg #incidents: ...") opens the command as that thing does.
   const synonyms = context.vocabulary.synonyms.get(opener.stem) ?? [];
