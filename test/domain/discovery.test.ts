@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { buildIndex, indexFor, MIN_SCORE, NEAR_MISSES, rank } from '../../src/domain/discovery/engine.js';
-import { FUZZY_WEIGHT, GIVES_AMOUNT, GIVES_CODE, GIVES_DOCUMENT, GIVES_PATH, GIVES_RANGE, readJob, SYNONYM_WEIGHT } from '../../src/domain/discovery/job.js';
+import { FUZZY_WEIGHT, GIVES_AMOUNT, GIVES_CHANNEL, GIVES_CODE, GIVES_DOCUMENT, GIVES_PATH, GIVES_RANGE, readJob, SYNONYM_WEIGHT } from '../../src/domain/discovery/job.js';
 import { jobWords, quotes, stem } from '../../src/domain/discovery/text.js';
 import type { Task } from '../../src/domain/catalog/types.js';
 import { buildCatalog, builtinCatalogFiles } from '../../src/domain/catalog/load.js';
@@ -747,6 +747,15 @@ describe('discovery engine', () => {
       expect(rank(builtin, 'save a draft in my Gmail without sending it', 5).candidates).to.deep.equal([]);
       expect(first('need: leave a review note on PR #88 in octo/widgets saying LGTM')?.id).to.equal('github.issues.comment');
       expect(first('leave a comment on github issue 7')?.id).to.equal('github.issues.comment');
+    });
+
+    it('fits a #channel to a task requiring a channel ("fetch the last 50 posts in Slack #incidents")', () => {
+      expect(readJob(builtin, 'fetch the last 50 posts in Slack #incidents').gives & GIVES_CHANNEL).to.equal(GIVES_CHANNEL);
+      expect(first('fetch the last 50 posts in Slack #incidents')?.id).to.equal('slack.conversations.history');
+      expect(first('what did ppl say in #incidents over the past hour')?.id).to.equal('slack.conversations.history');
+      // Naming no channel, the job lists them.
+      expect(readJob(builtin, 'list the slack channels').gives & GIVES_CHANNEL).to.equal(0);
+      expect(first('list the slack channels')?.id).to.equal('slack.conversations.list');
     });
 
     it('reads "on" after a writing as opening its topic, as "about" does, but not before the asker\'s thing or a provider', () => {

@@ -1,5 +1,5 @@
 import type { Catalog, Task } from '../catalog/types.js';
-import { GIVES_AMOUNT, GIVES_CODE, GIVES_DATE, GIVES_DOCUMENT, GIVES_ENCODED, GIVES_PATH, GIVES_RANGE, GIVES_TIME, GIVES_TOPIC, readJob, type JobContext, type JobTerm } from './job.js';
+import { GIVES_AMOUNT, GIVES_CHANNEL, GIVES_CODE, GIVES_DATE, GIVES_DOCUMENT, GIVES_ENCODED, GIVES_PATH, GIVES_RANGE, GIVES_TIME, GIVES_TOPIC, readJob, type JobContext, type JobTerm } from './job.js';
 import { ACTION_VERBS, FORM_CHANGING_VERBS, MODIFIERS, OPEN_RESULT_VERBS, RESULT_VERBS } from './lexicon.js';
 import { stem, words } from './text.js';
 import { buildVocabulary, textTerms, type Vocabulary } from './vocabulary.js';
@@ -99,6 +99,7 @@ function takesArguments(task: Task): number {
     if (field === 'base64') bits |= GIVES_ENCODED;
     if (field === 'document' || field === 'json') bits |= GIVES_DOCUMENT;
     if (field === 'code') bits |= GIVES_CODE;
+    if (field === 'channel') bits |= GIVES_CHANNEL;
   }
   // A task requiring a start and an end date fits a range; one requiring a single date, a date.
   return bits | (dates >= 2 ? GIVES_RANGE : dates === 1 ? GIVES_DATE : 0);

@@ -85,6 +85,8 @@ export const GIVES_RANGE = 64;
 export const GIVES_DOCUMENT = 128;
 /** A code of two or three capitals in quotes ("which country is 'CH'"): a task requiring a code fits it. */
 export const GIVES_CODE = 256;
+/** A #channel ("#incidents"): a task requiring a channel fits it. */
+export const GIVES_CHANNEL = 512;
 
 /** Whether the noun phrase ending at `position` hangs off a preposition ("a ticket in our github repo"), so is not what the job asks for. */
 function inPrepositionalPhrase(all: JobWord[], position: number): boolean {
@@ -612,7 +614,7 @@ export function readJob(context: JobContext, text: string): Job {
   // A path left a literal ("rails/rails", not "lat/lon") names a place such as a repository.
   const path = all.some((word) => word.path && word.literal);
   const encoded = all.some((word) => word.encoded);
-  const gives = given | (dates >= 2 || span ? GIVES_RANGE : 0) | (searchesTopic ? GIVES_TOPIC : 0) | (amount ? GIVES_AMOUNT : 0) | (path ? GIVES_PATH : 0) | (encoded ? GIVES_ENCODED : 0) | (givesDocument(text) ? GIVES_DOCUMENT : 0) | (givesCode(text) ? GIVES_CODE : 0);
+  const gives = given | (dates >= 2 || span ? GIVES_RANGE : 0) | (searchesTopic ? GIVES_TOPIC : 0) | (amount ? GIVES_AMOUNT : 0) | (path ? GIVES_PATH : 0) | (encoded ? GIVES_ENCODED : 0) | (givesDocument(text) ? GIVES_DOCUMENT : 0) | (givesCode(text) ? GIVES_CODE : 0) | (all.some((word) => word.channel) ? GIVES_CHANNEL : 0);
   // A chunk with digits some task knows ("md5", "base64") names a thing, not a record; an address or a #channel
   // names someone or somewhere.
   const identifies = all.some((word, at) => !word.given && !word.address && !word.setting && !counts(all, at) && (word.literal || (word.nameLike && /\p{N}/u.test(word.word) && !context.has(word.stem)))) || quotes(text);

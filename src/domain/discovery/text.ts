@@ -55,6 +55,8 @@ export interface JobWord {
   possessive?: boolean;
   /** Part of a chunk joining words with a hyphen ("web-safe", "7-day"): together they describe what follows. */
   hyphenated?: boolean;
+  /** The word "channel" a #channel adds: the job names one channel. */
+  channel?: boolean;
   /** The name of a parameter set ("start" of "start=2020-03-01"): a thing, never a verb. */
   parameter?: boolean;
   /** The value of a parameter's setting ("limit=50", "sort=updated"): an argument, naming no record. */
@@ -195,7 +197,7 @@ export function jobWords(job: string): JobWord[] {
     // Base64 data is base64, whatever it says ("what does ZGVwbG95LWtleQ== say").
     if (address.encoded) result.push({ word: 'base64', stem: 'base64', literal: false, nameLike: false, encoded: true });
     // "#incidents" names a channel and ":tada:" an emoji: the job is about one, whatever its name.
-    if (CHANNEL.test(chunk)) result.push({ word: 'channel', stem: stem('channel'), literal: false, nameLike: false, address: true });
+    if (CHANNEL.test(chunk)) result.push({ word: 'channel', stem: stem('channel'), literal: false, nameLike: false, address: true, channel: true });
     if (EMOJI_CODE.test(chunk)) result.push({ word: 'emoji', stem: stem('emoji'), literal: false, nameLike: false });
     const pause = EMOJI_CODE.test(chunk) ? undefined : chunk.match(/[:,]$/u)?.[0];
     if (inChunk.length > 0 && pause) result[result.length - 1].ends = pause as ':' | ',';
