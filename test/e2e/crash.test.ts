@@ -118,6 +118,12 @@ for (const dialect of dialects) {
       const deadline = setTimeout(reachedTarget, KILL_AFTER_MS);
       await enoughAnswered;
       clearTimeout(deadline);
+      // Runs in lockstep can all be between answers, their next calls not yet committed, at the moment the target
+      // is reached. Kill once the upstream holds a new request instead: its call was committed pending before the
+      // request left, and the upstream keeps it UPSTREAM_DELAY_MS, so the kill leaves at least that call pending.
+      const sent = fakes.open.requests.length;
+      const waitUntil = Date.now() + KILL_AFTER_MS;
+      while (fakes.open.requests.length === sent && Date.now() < waitUntil) await new Promise((resolve) => setTimeout(resolve, 1));
       // startGateway spawns node itself (no shell), so this is the serving process.
       const exitCode = await gateway.stop('SIGKILL');
       expect(exitCode).to.equal(null);
