@@ -176,9 +176,9 @@ const ONTO = new Set(['on', 'onto', 'to']);
 
 /**
  * Whether a well-known service's name stands where the job is done: after my, our... ("post this on my
- * instagram") or a/an ("schedule an Uber to pick me up"), in it ("list files in dropbox", "post in the discord channel"), or on or to it after a deed or an
- * unknown thing. After a writing or a thing some task knows, "on" and "to" give a topic ("news on bitcoin", "repos
- * related to shopify"): the service is what is read about.
+ * instagram") or a/an ("schedule an Uber to pick me up"), in it ("list files in dropbox", "post in the discord
+ * channel"), or on or to it after a deed or an unknown thing. After a writing or a thing some task knows, "on"
+ * and "to" give a topic ("news on bitcoin", "repos related to shopify"): the service is what is read about.
  */
 function whereService(all: JobWord[], position: number, knows: (word: JobWord) => boolean): boolean {
   const previous = all[position - 1];

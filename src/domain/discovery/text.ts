@@ -198,8 +198,9 @@ export function jobWords(job: string): JobWord[] {
     if (address.encoded) result.push({ word: 'base64', stem: 'base64', literal: false, nameLike: false, encoded: true });
     // "#incidents" names a channel and ":tada:" an emoji: the job is about one, whatever its name.
     if (CHANNEL.test(chunk)) result.push({ word: 'channel', stem: stem('channel'), literal: false, nameLike: false, address: true, channel: true });
-    if (EMOJI_CODE.test(chunk)) result.push({ word: 'emoji', stem: stem('emoji'), literal: false, nameLike: false });
-    const pause = EMOJI_CODE.test(chunk) ? undefined : chunk.match(/[:,]$/u)?.[0];
+    const emoji = EMOJI_CODE.test(chunk);
+    if (emoji) result.push({ word: 'emoji', stem: stem('emoji'), literal: false, nameLike: false });
+    const pause = emoji ? undefined : chunk.match(/[:,]$/u)?.[0];
     if (inChunk.length > 0 && pause) result[result.length - 1].ends = pause as ':' | ',';
   }
   // "last christmas", "on 3 March", "since january": the job gives a date, and the day number beside a month is part of it.
