@@ -650,6 +650,29 @@ describe('discovery engine', () => {
       expect(first('latest news on bitcoin')?.provider).to.equal('newsapi');
     });
 
+    it('reads a service named as the means ("via", "through", "using") or opening the job as its verb as where the job is done', () => {
+      expect(rank(builtin, 'send the weekly report through WhatsApp', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'ping the on-call engineer using PagerDuty', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'whatsapp my landlord that the heating is broken', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'how much annual leave do I have left in BambooHR', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'post the release notes in the Microsoft Teams channel', 5).candidates).to.deep.equal([]);
+      // Through a catalog provider, or as what is read about, it is still the job's content.
+      expect(first('post the deploy notice to #ops through slack')?.id).to.equal('slack.chat.post');
+      expect(first('news about Microsoft layoffs')?.id).to.equal('newsapi.articles.search');
+    });
+
+    it('reads "so I can ..." after a command as what the caller does next, however "I" is written', () => {
+      expect(readJob(builtin, 'list the public slack channels so I can choose one').terms.map((term) => term.word)).to.not.include('choose');
+      expect(first('list the public slack channels so I can choose one')?.id).to.equal('slack.conversations.list');
+    });
+
+    it('knows British and North American names of things: a diary is a calendar, statutory and federal holidays are public holidays', () => {
+      expect(first("what's in my diary on Thursday")?.provider).to.equal('google');
+      expect(first("what's in my diary on Thursday")?.id).to.equal('google.calendar.events.list');
+      expect(first('statutory holidays in Ontario, Canada in 2026')?.id).to.equal('nager-date.holidays.year');
+      expect(first('federal holidays in the US for 2027')?.id).to.equal('nager-date.holidays.year');
+    });
+
     it('reads "on" after a writing as its topic ("books on Ancient Rome"), and after a deed as where it is done ("sell my bike on Craigslist")', () => {
       expect(first('wikipedia article on Marie Curie')?.provider).to.equal('wikipedia');
       expect(first('books on Ancient Rome')?.id).to.equal('openlibrary.books.search');

@@ -173,6 +173,8 @@ function writtenOn(context: JobContext, all: JobWord[], position: number): boole
 const INSIDE = new Set(['in', 'into']);
 /** ... and "on" or "to" one after a deed or a thing no task knows ("post this on instagram", "upload the photo to dropbox"). */
 const ONTO = new Set(['on', 'onto', 'to']);
+/** ... or the means the job is done by ("send an SMS via Twilio", "through WhatsApp", "using Zapier"). */
+const BY_MEANS = new Set(['via', 'through', 'using']);
 
 /**
  * Whether a well-known service's name stands where the job is done: after my, our... ("post this on my
@@ -182,11 +184,12 @@ const ONTO = new Set(['on', 'onto', 'to']);
  */
 function whereService(all: JobWord[], position: number, knows: (word: JobWord) => boolean): boolean {
   const previous = all[position - 1];
-  if (!previous) return false;
+  // A name opening the job as its verb, before its object: "WhatsApp the driver", "uber me home".
+  if (!previous) return leadsObject.has(all[position + 1]?.word ?? '');
   if (OWNERS.has(previous.word) || previous.word === 'a' || previous.word === 'an') return true;
   const at = previous.word === 'the' ? position - 2 : position - 1;
   const preposition = all[at]?.word ?? '';
-  if (INSIDE.has(preposition)) return true;
+  if (INSIDE.has(preposition) || BY_MEANS.has(preposition)) return true;
   const before = all[at - 1];
   return ONTO.has(preposition) && !!before && !WRITINGS.has(before.word) && (stopWords.has(before.word) || verbIn(actionVerbs, before.word) || !knows(before));
 }
@@ -330,8 +333,10 @@ function writesOn(all: JobWord[], position: number): boolean {
 /** Words opening what a caller does with a job's result: "to scan ...", "before calling ...", "so I can ...". */
 function purposeAt(all: JobWord[], position: number, knows: (word: JobWord) => boolean): boolean {
   const [current, next, after] = [all[position], all[position + 1], all[position + 2]];
-  if (!next || next.literal || next.nameLike) return false;
+  if (!next || next.literal) return false;
+  // "I" is written capitalised, like a name, and still opens the purpose ("so I can pick one").
   if (current.word === 'so' && (next.word === 'i' || next.word === 'we' || next.word === 'that')) return true;
+  if (next.nameLike) return false;
   // "save a draft in my Gmail without sending it": a deed the job rules out is no part of it.
   if (current.word === 'without' && next.word.endsWith('ing')) return true;
   if ((current.word === 'before' || current.word === 'after') && next.word.endsWith('ing')) return true;

@@ -258,5 +258,6 @@ export const SERVICE_NAMES = [
   'costco', 'aliexpress', 'alibaba', 'uber', 'lyft', 'airbnb', 'expedia', 'tripadvisor', 'doordash', 'ubereats', 'grubhub',
   'deliveroo', 'instacart', 'paypal', 'venmo', 'revolut', 'coinbase', 'robinhood', 'zelle', 'cashapp', 'klarna', 'bitcoin',
   'btc', 'ethereum', 'dogecoin', 'netflix', 'spotify', 'hulu', 'gitlab', 'bitbucket', 'jenkins', 'vercel', 'heroku',
-  'netlify', 'circleci', 'fitbit', 'strava', 'peloton', 'garmin', 'alexa', 'siri', 'waze', 'twilio',
+  'netlify', 'circleci', 'fitbit', 'strava', 'peloton', 'garmin', 'alexa', 'siri', 'waze', 'twilio', 'microsoft', 'bamboohr',
+  'pagerduty', 'opsgenie', 'servicenow', 'datadog', 'splunk', 'okta', 'zapier', 'webex', 'powerpoint',
 ];
