@@ -793,6 +793,14 @@ describe('discovery engine', () => {
       expect(rank(builtin, 'list my old bike for sale on eBay', 5).candidates).to.deep.equal([]);
     });
 
+    it('reads a date as locales write it (03/04/2025, 31.12.2023) as a date', () => {
+      for (const date of ['03/04/2025', '31.12.2023', '31-12-2023', '2023/12/31']) {
+        expect(jobWords(`the rate on ${date}`).at(-1)).to.include({ stem: 'date', given: 'date' });
+      }
+      expect(first('EUR to CHF rate on 31.12.2023 for the books')?.id).to.equal('frankfurter.currency.historical');
+      expect(first('the GBP/USD rate as of 03/04/2025')?.id).to.equal('frankfurter.currency.historical');
+    });
+
     it('reads an ISBN as the word isbn and base64 data as base64, a verb after "what" in a question as a thing, and fits a quoted code to a task requiring one', () => {
       expect(jobWords('what book is 978-1-4919-2912-4').map((word) => word.stem)).to.deep.equal(['what', stem('book'), 'is', 'isbn']);
       // Ten digits are an ISBN only with a valid check digit: a timestamp is not one.

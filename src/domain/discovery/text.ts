@@ -117,7 +117,8 @@ function isIsbn(chunk: string): boolean {
 
 /** A year in a job ("holidays in 2026") says the job is about a year; a calendar date, about a date. */
 const YEAR = /^(19|20)\d\d$/;
-const DATE = /^(19|20)\d\d-\d\d-\d\d$/;
+/** A calendar date: ISO, or as locales write it ("2025/04/03", "03/04/2025", "31.12.2023", "31-12-2023"). */
+const DATE = /^((19|20)\d\d-\d\d-\d\d|(19|20)\d\d[./]\d\d?[./]\d\d?|\d\d?([./-])\d\d?\4(19|20)\d\d)$/;
 /** An address, a #channel, a URL, a path, an emoji code (":tada:") or a chunk without letters: a value, not a word. */
 const LITERAL_CHUNK = /@|^#|:\/\/|[\p{L}\p{N}]\/[\p{L}\p{N}]|^[^\p{L}]*$|^:[\p{L}\p{N}_+-]+:$/u;
 const SLASHED_WORDS = /^[^\p{L}\p{N}]*\p{L}+(\/\p{L}+)+[^\p{L}\p{N}]*$/u;
