@@ -715,8 +715,13 @@ describe('discovery engine', () => {
     it('reads a word no task knows after a describing word and before a known thing as describing it too ("trending javascript repos")', () => {
       expect(readJob(builtin, 'find trending javascript repos on github').sought?.word).to.equal('repos');
       expect(first('find trending javascript repos on github')?.id).to.equal('github.repos.search');
-      // Alone, a word no task knows before a known thing is what is sought: a thing the catalog lacks.
-      expect(readJob(builtin, 'find javascript repos on github').sought?.word).to.equal('javascript');
+      // Alone, a word no task knows before a known thing is what is sought: a thing the catalog lacks ("find gold
+      // prices"); in a job naming a catalog provider it is the kind of that provider's record.
+      expect(readJob(builtin, 'find javascript repos').sought?.word).to.equal('javascript');
+      expect(readJob(builtin, 'find javascript repos on github').sought?.word).to.equal('repos');
+      expect(first('find javascript repos on github')?.id).to.equal('github.repos.search');
+      expect(first('show me yesterday\'s card payments in stripe')?.id).to.equal('stripe.charges.list');
+      expect(rank(builtin, 'show me the gold price', 5).candidates).to.deep.equal([]);
     });
 
     it('reads a verb\'s -s form after that, which or who as the verb ("a tool that deletes a message")', () => {
@@ -801,7 +806,7 @@ describe('discovery engine', () => {
       expect(first('the GBP/USD rate as of 03/04/2025')?.id).to.equal('frankfurter.currency.historical');
     });
 
-    it('reads an ISBN as the word isbn and base64 data as base64, a verb after "what" in a question as a thing, and fits a quoted code to a task requiring one', () => {
+    it('reads an ISBN as the word isbn and base64 data as base64, a verb after "what" as a thing, and fits a quoted code to a task requiring one', () => {
       expect(jobWords('what book is 978-1-4919-2912-4').map((word) => word.stem)).to.deep.equal(['what', stem('book'), 'is', 'isbn']);
       // Ten digits are an ISBN only with a valid check digit: a timestamp is not one.
       expect(jobWords('0-306-40615-2 1712345678').map((word) => word.stem)).to.deep.equal(['isbn', '1712345678']);
@@ -809,6 +814,41 @@ describe('discovery engine', () => {
       expect(first('what does ZGVwbG95LWtleQ== say')?.id).to.equal('builtin.base64.decode');
       expect(readJob(builtin, "which country is 'KE'? saw it on a shipping label").gives & GIVES_CODE).to.equal(GIVES_CODE);
       expect(first("which country is 'KE'? saw it on a shipping label")?.id).to.equal('restcountries.country.by_code');
+      // Not only in a question: "what book" names a book wherever it stands.
+      expect(first('isbn 9780262033848 what book is this')?.id).to.equal('openlibrary.books.by_isbn');
+    });
+
+    it('weighs "what is" and "who was" as the manner of asking, less than a word naming a thing', () => {
+      expect(readJob(builtin, 'what is dark matter').terms[0]).to.include({ word: 'what is', manner: true });
+      expect(first('what is dark matter')?.id).to.equal('wikipedia.page.summary');
+      expect(first('what is 9am Tokyo time in London')?.id).to.equal('builtin.time.convert');
+      expect(first('who is the author Toni Morrison')?.id).to.equal('openlibrary.authors.search');
+      // Function words meaning a thing ("can you" = supported) are no manner of asking.
+      expect(readJob(builtin, 'what currencies can you convert').terms.find((term) => term.word === 'can you')?.manner).to.equal(undefined);
+    });
+
+    it('ends a job at a clause of the asker\'s own deed ("so I can ...", "before I order it") and reads an opening past form as telling what happened', () => {
+      expect(first('I need our public IP so I can add it to the firewall allowlist')?.id).to.equal('ipify.ip.public');
+      const spotted = readJob(builtin, 'Spotted the ISBN 9780262033848 on a flyer, can you tell me its title before I order it');
+      expect(spotted.terms[0]).to.include({ word: 'spotted', role: 'object' });
+      expect(spotted.terms.map((term) => term.word)).not.to.include('order');
+      expect(readJob(builtin, 'got a string aGVsbG8gd29ybGQ= in a log, can you decode it').terms[0]).to.include({ word: 'got', role: 'object' });
+      // An opening verb no task knows is still the job's action.
+      expect(rank(builtin, 'shred the old tax papers before I move', 5).candidates).to.deep.equal([]);
+    });
+
+    it('reads the topic of a thing as words to look for, never as verbs, and a typing slip there as no other word', () => {
+      expect(readJob(builtin, 'news about the trade export restrictions').terms.filter((term) => term.topic).map((term) => term.role)).to.deep.equal(['object', 'object', 'object']);
+      expect(first('news about the trade export restrictions')?.id).to.equal('newsapi.articles.search');
+      // "black" is one letter from "back" (of "money back"): in a topic it stays the word written.
+      expect(readJob(builtin, 'tell me about black holes').terms.find((term) => term.word === 'black')?.alternatives).to.deep.equal([]);
+    });
+
+    it('reads "check in" before a name as where, a verb before "which" as finding out, and "American" as a people\'s word', () => {
+      expect(first('check in Resend whether email 49a3999c-0ce1-4ea6-ab68-afcd6dc2e794 bounced')?.id).to.equal('resend.email.get');
+      expect(first('verify which GitHub account this token belongs to')?.id).to.equal('github.user.get');
+      expect(first('my American colleague says 20 miles, what is that in km')?.id).to.equal('builtin.units.convert');
+      expect(first('a short intro on the Hanseatic League')?.id).to.equal('wikipedia.page.summary');
     });
 
     it('keeps an apostrophe between letters inside single quotes ("\'Mom\'s birthday dinner\'")', () => {

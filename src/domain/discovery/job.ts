@@ -1,5 +1,5 @@
 import {
-  ACTION_VERBS, ASKERS, CREATING_VERBS, DETERMINERS, GIVING_VERBS, HOW_TO_FOLLOWERS, IMPLIED_VERBS, MAKING_VERBS, MODIFIERS, NEUTRAL_VERBS, NOUN_OPENERS, OPENING_VERBS, PARTICLE_VERBS, POLITE_OPENERS, PREPOSITIONS, SEARCH_VERBS, SEEING_VERBS,
+  ACTION_VERBS, ASKERS, CREATING_VERBS, DETERMINERS, GIVING_VERBS, HOW_TO_FOLLOWERS, IMPLIED_VERBS, MAKING_VERBS, MODIFIERS, NEUTRAL_VERBS, NOUN_OPENERS, OPEN_RESULT_VERBS, OPENING_VERBS, PARTICLE_VERBS, POLITE_OPENERS, PREPOSITIONS, SEARCH_VERBS, SEEING_VERBS,
   QUESTION_AUXILIARIES, QUESTION_WORDS, SERVICE_NAMES, TOPIC_MARKERS, WRITING_VERBS, WRITTEN_DEEDS,
 } from './lexicon.js';
 import { givesCode, givesDocument, jobWords, quotes, stem, type JobWord } from './text.js';
@@ -32,6 +32,8 @@ export interface JobTerm {
   thing?: JobTerm;
   /** Said after "about" ("books about the history of Rome"): the topic, an argument more than what the job is. */
   topic?: boolean;
+  /** A phrase of function words with no synonym naming a thing ("what is", "who was"): it says how a question is asked more than what about. */
+  manner?: boolean;
 }
 
 export interface Job {
@@ -100,6 +102,17 @@ function namesThing(word: JobWord | undefined): boolean {
   return !!word && !word.literal && !stopWords.has(word.word) && !word.word.endsWith('ing') && !verbIn(actionVerbs, word.word) && !verbIn(neutralVerbs, word.word);
 }
 
+/** Past forms that do not end in -ed ("got a weird string in a log, ..."). */
+const IRREGULAR_PAST = new Set(['got', 'had', 'saw', 'heard']);
+
+/**
+ * A past form opening a job tells what happened ("Scanned the barcode on a book, ..."): it asks no deed. Short
+ * words ending in -ed are verbs of their own ("shred", "embed").
+ */
+function toldPast(word: string): boolean {
+  return IRREGULAR_PAST.has(word) || (word.length >= 6 && PARTICIPLE.test(word));
+}
+
 /** A past participle ("named", "called", "titled"): it describes the noun before it. */
 const PARTICIPLE = /..[^e]ed$/;
 /**
@@ -123,7 +136,7 @@ const OWNERS = new Set(['my', 'our', 'your', 'their', 'his', 'her']);
  */
 function namesOtherService(all: JobWord[], position: number, knows: (word: JobWord) => boolean): boolean {
   const [previous, current, next] = [all[position - 1], all[position], all[position + 1]];
-  if (!previous || /\p{N}/u.test(current.word)) return false;
+  if (!previous || /\p{N}/u.test(current.word) || DEMONYM.test(current.word)) return false;
   // "search Reddit for posts", "search my OneDrive for the budget": where a search verb looks.
   const searcher = OWNERS.has(previous.word) ? all[position - 2] : previous;
   if (searcher && verbIn(searchVerbs, searcher.word) && next?.word === 'for') return true;
@@ -151,7 +164,7 @@ function namedKind(all: JobWord[], position: number, knows: (word: JobWord) => b
 }
 
 /** A word for a people or a place's ("British", "Canadian", "Japanese"): it says where from, not whose product. */
-const DEMONYM = /..(ish|ian|ean|ese)$/;
+const DEMONYM = /..(ish|ian|ean|ese|ican)$/;
 
 /** Things written about something: "on" after one gives their topic ("news on Bitcoin", "a page on Instagram"). */
 const WRITINGS = new Set([
@@ -330,12 +343,23 @@ function writesOn(all: JobWord[], position: number): boolean {
   return !!after && WRITTEN_ON.has(after.word);
 }
 
+/** Pronouns opening a clause of the asker's own deed ("before I buy it", "after we deploy"). */
+const SUBJECTS = new Set(['i', 'we', 'you', 'they']);
+
+/**
+ * Words opening a clause of the asker's own deed: "so I can ...", "so that ...", "before I buy it", "after we
+ * deploy". ("I" is written capitalised, like a name, and still opens it.)
+ */
+function ownDeedAt(all: JobWord[], position: number): boolean {
+  const [current, next] = [all[position].word, all[position + 1]?.word ?? ''];
+  return (current === 'so' && (SUBJECTS.has(next) || next === 'that')) || ((current === 'before' || current === 'after') && SUBJECTS.has(next));
+}
+
 /** Words opening what a caller does with a job's result: "to scan ...", "before calling ...", "so I can ...". */
 function purposeAt(all: JobWord[], position: number, knows: (word: JobWord) => boolean): boolean {
   const [current, next, after] = [all[position], all[position + 1], all[position + 2]];
   if (!next || next.literal) return false;
-  // "I" is written capitalised, like a name, and still opens the purpose ("so I can pick one").
-  if (current.word === 'so' && (next.word === 'i' || next.word === 'we' || next.word === 'that')) return true;
+  if (ownDeedAt(all, position)) return true;
   if (next.nameLike) return false;
   // "save a draft in my Gmail without sending it": a deed the job rules out is no part of it.
   if (current.word === 'without' && next.word.endsWith('ing')) return true;
@@ -370,6 +394,10 @@ function relativeVerb(all: JobWord[], position: number): string | undefined {
   return [word.slice(0, -1), word.endsWith('es') ? word.slice(0, -2) : ''].find((base) => base && (actionVerbs.has(base) || neutralVerbs.has(base)));
 }
 
+/** Words opening what a verb before them finds out ("verify which ...", "confirm whether ..."). */
+const FINDING_OUT = new Set(['which', 'whether', 'if', 'who', 'what']);
+const OPEN_RESULT = new Set(OPEN_RESULT_VERBS);
+
 /** Question words that may stand before a noun ("what book", "which post"). */
 const ASKING_WHICH = new Set(['what', 'which', 'whose']);
 
@@ -389,8 +417,10 @@ function opensVerb(previous: JobWord | undefined): boolean {
 function roleOf(word: string, previous: JobWord | undefined, next: JobWord | undefined, question: boolean): WordRole {
   if (verbIn(actionVerbs, word)) {
     // "what book is ...", "which post": after a question word it names a thing.
-    if (!opensVerb(previous) || (!!next && DETAILS.has(next.word)) || (question && ASKING_WHICH.has(previous?.word ?? ''))) return 'object';
+    if (!opensVerb(previous) || (!!next && DETAILS.has(next.word)) || ASKING_WHICH.has(previous?.word ?? '')) return 'object';
     if (question || (givingVerbs.has(word) && askers.has(next?.word ?? ''))) return 'neutral';
+    // "verify which account this token belongs to", "confirm whether it bounced": a verb before what it asks finds out.
+    if (FINDING_OUT.has(next?.word ?? '') && !OPEN_RESULT.has(word)) return 'neutral';
     return 'action';
   }
   // "an issue describing the failing test": a read verb's -ing form after a noun describes that noun.
@@ -409,6 +439,8 @@ function describesPlural(all: JobWord[], position: number): boolean {
 function particleAfter(all: JobWord[], position: number, previous: JobWord | undefined, question: boolean): string | undefined {
   const [current, next] = [all[position], all[position + 1]];
   if (question || !next || !opensVerb(previous)) return undefined;
+  // "check in Resend whether ...": before a name the particle is a preposition saying where.
+  if (all[position + 2]?.nameLike) return undefined;
   return Object.hasOwn(PARTICLE_VERBS, current.word) && PARTICLE_VERBS[current.word].includes(next.word) ? next.word : undefined;
 }
 
@@ -511,7 +543,7 @@ export function readJob(context: JobContext, text: string): Job {
       // After one describing word, a word no task knows before a known thing describes it too ("trending javascript repos").
       const described = describing === from;
       describing = -1;
-      if (verb.role === 'neutral' && (term.alternatives.length === 0 ? (DESCRIBING.test(term.word) || all[from].hyphenated || described) && describesNext(from) : DESCRIBING.test(term.word) && !!all[from + 1] && !all[from + 1].literal && !stopWords.has(all[from + 1].word))) {
+      if (verb.role === 'neutral' && (term.alternatives.length === 0 ? (DESCRIBING.test(term.word) || all[from].hyphenated || described || namesProvider) && describesNext(from) : DESCRIBING.test(term.word) && !!all[from + 1] && !all[from + 1].literal && !stopWords.has(all[from + 1].word))) {
         describing = to;
         return;
       }
@@ -534,7 +566,8 @@ export function readJob(context: JobContext, text: string): Job {
     if (position > start && all[position - 1].ends === ':' && terms.some((term) => term.role === 'action')) break;
     // "get the 20 latest HN submissions to scan for mentions of our product", "... before calling the weather API":
     // after a command and its object, what the caller does next is no part of the job.
-    if (!question && purposeAt(all, position, knows) && terms.some((term, at) => (term.role === 'neutral' || term.role === 'action') && terms.slice(at + 1).some((other) => other.role === 'object'))) break;
+    // A clause of the asker's own deed ends the job once it has said what it is about ("the title of 978-1-4028-9462-6 before I buy it").
+    if (!question && purposeAt(all, position, knows) && terms.some((term, at) => (term.role === 'neutral' || term.role === 'action' || ownDeedAt(all, position)) && terms.slice(at).some((other) => other.role === 'object'))) break;
     if (position === start && start > 0) {
       // What a label or preface said is no verb's object, and the command's first word opens it.
       opening = !opensWith;
@@ -559,7 +592,9 @@ export function readJob(context: JobContext, text: string): Job {
     if (phrase) {
       const words = all.slice(position, position + phrase.length).map((word) => word.word);
       const role = roleOf(words[0], previous, all[position + phrase.length], question) === 'action' ? 'action' : 'object';
-      place(phrase.join(' '), { word: words.join(' '), role, alternatives: alternativesOf(context, phrase.join(' ')) }, position, position + phrase.length);
+      // Function words meaning a thing ("can you" = supported, "who am i" = account) are no manner of asking.
+      const manner = (words.every((word) => stopWords.has(word)) && (context.vocabulary.synonyms.get(phrase.join(' ')) ?? []).every((synonym) => synonym.includes(' '))) || undefined;
+      place(phrase.join(' '), { word: words.join(' '), role, alternatives: alternativesOf(context, phrase.join(' ')), manner }, position, position + phrase.length);
       position += phrase.length - 1;
       continue;
     }
@@ -583,7 +618,7 @@ export function readJob(context: JobContext, text: string): Job {
     if (current.nameLike && !context.titles.has(current.stem) && owned && !namesProvider) elsewhere ||= namesOtherService(all, position, knows);
     // "my laptop's time zone": the thing asked about belongs to something no task knows.
     if (alternatives.length === 0 && current.possessive && owned) elsewhere = true;
-    if (alternatives.length === 0 && current.stem.length >= FUZZY_MIN_LENGTH) alternatives = context.similar(current.stem).map((term) => ({ term, weight: FUZZY_WEIGHT }));
+    if (alternatives.length === 0 && current.stem.length >= FUZZY_MIN_LENGTH && !inTopic) alternatives = context.similar(current.stem).map((term) => ({ term, weight: FUZZY_WEIGHT }));
     // "the interest rate on my mortgage", "the contacts in my phone": where the job looks is a thing no task knows.
     if (alternatives.length === 0 && owned && PLACES.has(all[position - 2]?.word ?? '')) elsewhere = true;
     // A verb opening a command that means another verb ("raise a ticket", "ping the team") says only the deed.
@@ -593,8 +628,9 @@ export function readJob(context: JobContext, text: string): Job {
       place(current.stem, { word: base, role: actionVerbs.has(base) ? 'action' : 'neutral', alternatives }, position);
       continue;
     }
-    let role = current.parameter ? 'object' : current === opener && !nounOpeners.has(implied!.means) ? 'neutral' : roleOf(current.word, previous, all[position + 1], question);
-    if (opening && !question && role === 'object' && alternatives.length === 0 && !current.nameLike && takesObject(position)) role = 'action';
+    // The topic of a thing names what to look for: "news about the chip export restrictions" asks to export nothing.
+    let role = current.parameter || (inTopic && topicOfThing) ? 'object' : current === opener && !nounOpeners.has(implied!.means) ? 'neutral' : roleOf(current.word, previous, all[position + 1], question);
+    if (opening && !question && role === 'object' && alternatives.length === 0 && !current.nameLike && !toldPast(current.word) && takesObject(position)) role = 'action';
     if (opening && !question && openingVerbs.has(current.word) && leadsObject.has(all[position + 1]?.word ?? '')) role = 'action';
     // "call OWM for the week's predictions", "invoke the weather API": calling a service or an API asks for what it gives.
     if (role === 'action' && INVOKING.has(current.word) && invokesService(context, all, position)) role = 'neutral';

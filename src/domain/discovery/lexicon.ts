@@ -8,7 +8,7 @@
 export const STOP_WORDS = [
   'a', 'an', 'the', 'this', 'that', 'these', 'those', 'some', 'any', 'all', 'every', 'each', 'such',
   'i', 'me', 'mine', 'myself', 'we', 'us', 'our', 'ours', 'you', 'your', 'yours', 'he', 'him', 'his',
-  'she', 'her', 'hers', 'it', 'its', 'they', 'them', 'their', 'theirs', 'someone', 'something', 'anything', 'everything',
+  'she', 'her', 'hers', 'it', 'its', 'they', 'them', 'their', 'theirs', 'someone', 'something', 'anything', 'everything', 'whatever', 'whichever',
   'be', 'am', 'is', 'are', 'was', 'were', 'been', 'being', 'do', 'does', 'did', 'done', 'doing', 'have', 'has',
   'had', 'having', 'will', 'would', 'shall', 'should', 'can', 'could', 'may', 'might', 'must', 'going', 'gonna',
   'let', 'lets', 'please', 'pls', 'kindly', 'thanks', 'thank', 'hey', 'hi', 'hello', 'ok', 'okay',
