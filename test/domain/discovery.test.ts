@@ -844,6 +844,16 @@ describe('discovery engine', () => {
       expect(readJob(builtin, 'tell me about black holes').terms.find((term) => term.word === 'black')?.alternatives).to.deep.equal([]);
     });
 
+    it('converts into a form a task\'s keywords name ("to base64"), and reads "every day" as a series', () => {
+      expect(readJob(builtin, 'convert the string hi there to base64').terms.find((term) => term.word === 'to base64')?.target).to.equal(true);
+      expect(first('convert the string hi there to base64')?.id).to.equal('builtin.base64.encode');
+      expect(first('turn aGk= from base64 into text')?.id).to.equal('builtin.base64.decode');
+      // A task only named by the form ("Define a word") gives it in no other form.
+      expect(rank(builtin, 'convert this pdf to word', 5).candidates).to.deep.equal([]);
+      expect(first('show the EUR/PLN rate every day from 2024-01-01 to 2024-02-01')?.id).to.equal('frankfurter.currency.timeseries');
+      expect(first('how did the yen move against the dollar, day by day, in 2021')?.id).to.equal('frankfurter.currency.timeseries');
+    });
+
     it('reads "check in" before a name as where, a verb before "which" as finding out, and "American" as a people\'s word', () => {
       expect(first('check in Resend whether email 49a3999c-0ce1-4ea6-ab68-afcd6dc2e794 bounced')?.id).to.equal('resend.email.get');
       expect(first('verify which GitHub account this token belongs to')?.id).to.equal('github.user.get');

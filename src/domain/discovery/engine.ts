@@ -42,6 +42,7 @@ const actionVerbs = new Set(ACTION_VERBS);
 const resultVerbs = new Set(RESULT_VERBS);
 const openResultVerbs = new Set(OPEN_RESULT_VERBS);
 const formChangingVerbs = new Set(FORM_CHANGING_VERBS);
+const resultStems = new Set(RESULT_VERBS.map(stem));
 const modifiers = new Set(MODIFIERS);
 
 interface Postings {
@@ -68,6 +69,8 @@ export interface DiscoveryIndex extends JobContext {
   takes: Uint16Array;
   /** Each task's provider, as a number shared by the tasks of one provider. */
   providerOf: Uint16Array;
+  /** 1 for tasks that change nothing and perform a result verb ("encode", "slugify"): they give text in another form. */
+  transforms: Uint8Array;
   /** Each term a task performs (see `performedVerbs`) to the tasks performing it. */
   performers: Map<string, Uint32Array>;
   /**
@@ -236,8 +239,10 @@ export function buildIndex(catalog: Catalog): DiscoveryIndex {
   const needsId = Uint8Array.from(tasks, (task) => (((task.input as { required?: string[] }).required ?? []).some((field) => field === 'id' || field.endsWith('_id')) ? 1 : 0));
   const takes = Uint16Array.from(tasks, takesArguments);
   const performing = new Map<string, number[]>();
+  const transforms = new Uint8Array(tasks.length);
   tasks.forEach((task, doc) => {
     for (const verb of performedVerbs(task, writes[doc] === 1, vocabulary)) {
+      if (!writes[doc] && resultStems.has(verb)) transforms[doc] = 1;
       const docs = performing.get(verb);
       if (docs) docs.push(doc);
       else performing.set(verb, [doc]);
@@ -276,6 +281,7 @@ export function buildIndex(catalog: Catalog): DiscoveryIndex {
     providerOf,
     providerNames: providerNames(catalog, vocabulary, postings, providerOf, providers),
     performers: new Map([...performing].map(([verb, docs]) => [verb, Uint32Array.from(docs)])),
+    transforms,
     identities: tasks.map((task) => new Set([task.capability, task.id].flatMap((name) => textTerms(vocabulary, name.split('.').slice(-2).join(' '))))),
     scratch: {
       scores: new Float64Array(tasks.length),
@@ -366,6 +372,9 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
   let resultMask = 0;
   let openResultMask = 0;
   let objectMask = 0;
+  /** Form-changing verbs ("convert") and the forms the job asks for ("to base64"). */
+  let formMask = 0;
+  let targetMask = 0;
   /** What the job's creating verbs ask to make ("create a new GitHub repository"): a task must name one. */
   const things: JobTerm[] = [];
   // A job whose every action names a transformation ("define ubiquitous", "slugify ...") names its input after
@@ -374,6 +383,10 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
   const actions = terms.filter((term) => term.role === 'action');
   const transformsOnly = actions.length > 0 && actions.every((term) => resultVerbs.has(term.word) && !openResultVerbs.has(term.word));
   // A job naming a provider ("reply to the hacker news comment", "a new GitHub repository") is that provider's.
+  const markPerformed = (doc: number, bit: number) => {
+    if (performed[doc] === 0) performing.push(doc);
+    performed[doc] |= bit;
+  };
   const namedProviders = terms.filter((term) => !term.topic).flatMap((term) => term.alternatives.flatMap(({ term: key }) => index.providerNames.get(key) ?? []));
   try {
     terms.forEach((term, position) => {
@@ -383,17 +396,15 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
         if (resultVerbs.has(term.word)) resultMask |= bit;
         if (openResultVerbs.has(term.word) && !formChangingVerbs.has(term.word)) openResultMask |= bit;
         const perform = (verb: string, writersOnly: boolean) => {
-          for (const doc of index.performers.get(verb) ?? []) {
-            if (writersOnly && !index.writes[doc]) continue;
-            if (performed[doc] === 0) performing.push(doc);
-            performed[doc] |= bit;
-          }
+          for (const doc of index.performers.get(verb) ?? []) if (!writersOnly || index.writes[doc]) markPerformed(doc, bit);
         };
         for (const { term: verb } of term.alternatives) perform(verb, false);
+        if (formChangingVerbs.has(term.word)) formMask |= bit;
         for (const { term: verb } of term.object?.alternatives ?? []) perform(verb, true);
         if (term.thing) things.push(term.thing);
       }
       if (term.role === 'object' && (term.alternatives.length > 0 || !transformsOnly)) objectMask |= bit;
+      if (term.target) targetMask |= bit;
       // A document matching several of a term's alternatives counts the best one once.
       termDocs.length = 0;
       const scale = term.topic ? TOPIC_WEIGHT : term.manner ? MANNER_WEIGHT : 1;
@@ -415,6 +426,8 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
       }
     });
 
+    // "convert this to base64": a task giving text in another form converts it into the form it is named by.
+    if (formMask !== 0) for (const doc of touched) if (index.transforms[doc] && namedMasks[doc] & targetMask) markPerformed(doc, formMask);
     const wantsQuery = !searches && !(gives & GIVES_TOPIC);
     for (const doc of touched) {
       if (index.needsId[doc]) scores[doc] *= identifies ? ARGUMENT_FIT : ID_WANTING;

@@ -32,6 +32,11 @@ export interface JobTerm {
   thing?: JobTerm;
   /** Said after "about" ("books about the history of Rome"): the topic, an argument more than what the job is. */
   topic?: boolean;
+  /**
+   * A phrase of the vocabulary opening with "to", "into" or "as" ("to base64", "into base64"): the form a thing is
+   * wanted in, which a task's keywords name when it gives that form.
+   */
+  target?: boolean;
   /** A phrase of function words with no synonym naming a thing ("what is", "who was"): it says how a question is asked more than what about. */
   manner?: boolean;
 }
@@ -343,6 +348,9 @@ function writesOn(all: JobWord[], position: number): boolean {
   return !!after && WRITTEN_ON.has(after.word);
 }
 
+/** Words before the form a thing is wanted in ("to base64", "into a slug"). */
+const INTO = new Set(['to', 'into', 'as']);
+
 /** Pronouns opening a clause of the asker's own deed ("before I buy it", "after we deploy"). */
 const SUBJECTS = new Set(['i', 'we', 'you', 'they']);
 
@@ -594,7 +602,8 @@ export function readJob(context: JobContext, text: string): Job {
       const role = roleOf(words[0], previous, all[position + phrase.length], question) === 'action' ? 'action' : 'object';
       // Function words meaning a thing ("can you" = supported, "who am i" = account) are no manner of asking.
       const manner = (words.every((word) => stopWords.has(word)) && (context.vocabulary.synonyms.get(phrase.join(' ')) ?? []).every((synonym) => synonym.includes(' '))) || undefined;
-      place(phrase.join(' '), { word: words.join(' '), role, alternatives: alternativesOf(context, phrase.join(' ')), manner }, position, position + phrase.length);
+      const target = INTO.has(words[0]) || undefined;
+      place(phrase.join(' '), { word: words.join(' '), role, alternatives: alternativesOf(context, phrase.join(' ')), manner, target }, position, position + phrase.length);
       position += phrase.length - 1;
       continue;
     }
