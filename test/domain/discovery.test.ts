@@ -854,6 +854,25 @@ describe('discovery engine', () => {
       expect(first('how did the yen move against the dollar, day by day, in 2021')?.id).to.equal('frankfurter.currency.timeseries');
     });
 
+    it('reads the asker\'s own thing of a kind no task knows, and a price of a thing no task knows, as elsewhere', () => {
+      expect(readJob(builtin, 'file my tax return').elsewhere).to.equal(true);
+      expect(rank(builtin, "what's my resting heart rate", 5).candidates).to.deep.equal([]);
+      // Where the job looks is not what it is about.
+      expect(rank(builtin, 'I need a new GUID for my config file', 5).candidates.map((ranked) => ranked.task.id)).to.include('builtin.uuid.generate');
+      expect(rank(builtin, 'silver price per ounce', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'price of bitcoin in dollars', 5).candidates).to.deep.equal([]);
+      // A describing word, a word some task knows and the topic of a writing are not such things.
+      expect(first('the going rate for euros')?.id).to.equal('frankfurter.currency.rates');
+      expect(first("what's the capture rate of pikachu")?.id).to.equal('pokeapi.pokemon.species');
+      expect(first('news on the ECB rate decision')?.id).to.equal('newsapi.articles.search');
+    });
+
+    it('finds a typing slip inside a word, not at its first letter ("train" is no slip of "rain")', () => {
+      expect(first('wether in paris')?.id).to.match(/weather\.current$/);
+      expect(rank(builtin, 'train times to Leeds tomorrow', 5).candidates.map((ranked) => ranked.task.id).filter((id) => id.includes('weather'))).to.deep.equal([]);
+      expect(first('list pdfs in my gdrive')?.id).to.equal('google.drive.files.list');
+    });
+
     it('reads "check in" before a name as where, a verb before "which" as finding out, and "American" as a people\'s word', () => {
       expect(first('check in Resend whether email 49a3999c-0ce1-4ea6-ab68-afcd6dc2e794 bounced')?.id).to.equal('resend.email.get');
       expect(first('verify which GitHub account this token belongs to')?.id).to.equal('github.user.get');

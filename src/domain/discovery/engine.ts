@@ -169,9 +169,12 @@ function initialisms(catalog: Catalog): string[][] {
   return [...catalog.providers.values()].filter((provider) => RUN_TOGETHER.test(provider.name)).map((provider) => [provider.name.match(/\p{Lu}/gu)!.join('').toLowerCase(), provider.name.toLowerCase()]);
 }
 
-/** Each one-letter deletion of a word. */
+/**
+ * Each one-letter deletion of a word but of its first letter: a slip seldom touches a word's first letter, and a
+ * letter more or less there often makes another word ("train", "rain").
+ */
 function deletionsOf(word: string): string[] {
-  return Array.from({ length: word.length }, (_, at) => word.slice(0, at) + word.slice(at + 1));
+  return Array.from({ length: word.length - 1 }, (_, at) => word.slice(0, at + 1) + word.slice(at + 2));
 }
 
 /** Terms this long or longer are found again from a typing slip. */

@@ -348,6 +348,21 @@ function writesOn(all: JobWord[], position: number): boolean {
   return !!after && WRITTEN_ON.has(after.word);
 }
 
+/** Words asking what a thing costs or is worth. */
+const PRICES = new Set(['price', 'prices', 'quote', 'quotes', 'value', 'worth', 'cost', 'rate', 'rates']);
+
+/**
+ * Whether a word no task knows is what a price is asked of ("bitcoin price", "the price of gold", "my mortgage
+ * rate"): the catalog knows no such market. A describing word is not ("the going rate").
+ */
+function pricesUnknown(all: JobWord[], position: number): boolean {
+  const word = all[position];
+  // Nor a verb ("retrieve rates for CHF"), nor the topic of a writing ("news on the ECB rate decision").
+  if (word.literal || DESCRIBING.test(word.word) || verbIn(actionVerbs, word.word) || verbIn(neutralVerbs, word.word)) return false;
+  if (all.slice(0, position).some((before) => WRITINGS.has(before.word))) return false;
+  return PRICES.has(all[position + 1]?.word ?? '') || (all[position - 1]?.word === 'of' && PRICES.has(all[position - 2]?.word ?? ''));
+}
+
 /** Words before the form a thing is wanted in ("to base64", "into a slug"). */
 const INTO = new Set(['to', 'into', 'as']);
 
@@ -616,6 +631,7 @@ export function readJob(context: JobContext, text: string): Job {
       continue;
     }
     let alternatives = alternativesOf(context, current.stem);
+    if (alternatives.length === 0 && pricesUnknown(all, position)) elsewhere = true;
     if (current.nameLike && !alternatives.some((alternative) => context.names.has(alternative.term))) {
       // The topic of a thing is what the job reads about ("news about an Amazon warehouse strike"), not where it is done.
       // In a job naming a catalog provider, a name its asker holds is a record's ("our Tasks table on airtable").
@@ -628,6 +644,9 @@ export function readJob(context: JobContext, text: string): Job {
     // "my laptop's time zone": the thing asked about belongs to something no task knows.
     if (alternatives.length === 0 && current.possessive && owned) elsewhere = true;
     if (alternatives.length === 0 && current.stem.length >= FUZZY_MIN_LENGTH && !inTopic) alternatives = context.similar(current.stem).map((term) => ({ term, weight: FUZZY_WEIGHT }));
+    // "what's my heart rate", "file my tax return": the asker's own thing of a kind no task knows, named as what the
+    // job is about (not where it looks, "for my config file"), is kept somewhere the catalog does not reach.
+    if (alternatives.length === 0 && owned && !current.nameLike && !namesProvider && !DESCRIBING.test(current.word) && describesNext(position) && !modifiers.has(all[position + 1].word) && !inPrepositionalPhrase(all, position)) elsewhere = true;
     // "the interest rate on my mortgage", "the contacts in my phone": where the job looks is a thing no task knows.
     if (alternatives.length === 0 && owned && PLACES.has(all[position - 2]?.word ?? '')) elsewhere = true;
     // A verb opening a command that means another verb ("raise a ticket", "ping the team") says only the deed.
