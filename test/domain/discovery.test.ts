@@ -873,6 +873,22 @@ describe('discovery engine', () => {
       expect(first('list pdfs in my gdrive')?.id).to.equal('google.drive.files.list');
     });
 
+    it('reads a question after sentences that set the scene, and what the asker is doing ("I\'m writing ...") as scene too', () => {
+      expect(readJob(builtin, 'I run a bakery in Cork. Which days are public holidays in Ireland in 2027?').question).to.equal(true);
+      expect(first('I run a bakery in Cork. Which days are public holidays in Ireland in 2027?')?.id).to.equal('nager-date.holidays.year');
+      expect(first('off to Spain next month — which holidays are coming up there?')?.id).to.equal('nager-date.holidays.next');
+      expect(readJob(builtin, "I'm writing an essay on Peru and need its capital and population").terms.map((term) => term.word)).not.to.include('writing');
+      expect(first("I'm writing an essay on Peru and need its capital and population")?.id).to.equal('restcountries.country.by_name');
+    });
+
+    it('reads a currency\'s sign as its name, a few words of other languages, and a bio as a summary', () => {
+      expect(jobWords('£40 in €').map((word) => word.word)).to.deep.equal(['40', 'in', 'pound', 'euro']);
+      expect(first('how much is ¥5000 in €')?.id).to.equal('frankfurter.currency.convert');
+      expect(first('feriados en México 2026')?.id).to.equal('nager-date.holidays.year');
+      expect(first('wetter morgen in Berlin')?.id).to.match(/weather\.current$/);
+      expect(first('short bio of Alan Turing')?.id).to.equal('wikipedia.page.summary');
+    });
+
     it('reads "check in" before a name as where, a verb before "which" as finding out, and "American" as a people\'s word', () => {
       expect(first('check in Resend whether email 49a3999c-0ce1-4ea6-ab68-afcd6dc2e794 bounced')?.id).to.equal('resend.email.get');
       expect(first('verify which GitHub account this token belongs to')?.id).to.equal('github.user.get');

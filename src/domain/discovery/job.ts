@@ -274,21 +274,26 @@ function isQuestion([first, second]: JobWord[]): boolean {
   return first.word !== 'how' || !howToFollowers.has(second?.word ?? '');
 }
 
-/** Where a job's clauses part: a comma, a semicolon, a dash, or "so" ("I'm travelling tomorrow so how many CAD ..."). */
-const CLAUSE_BREAK = /[,;—–]\s*|\s+-\s+|\s+so\s+/u;
+/**
+ * Where a job's clauses part: a comma, a semicolon, a dash, "so" ("I'm travelling tomorrow so how many CAD ..."),
+ * or the end of a sentence.
+ */
+const CLAUSE_BREAK = /[,;—–]\s*|\s+-\s+|\s+so\s+|[.!?]\s+/gu;
 /** Question words that may open a relative clause ("an issue, which says ..."), so do not make a question after a comma. */
 const RELATIVES = new Set(['which', 'who', 'whom', 'whose']);
 
 /**
  * Whether the job's last clause is a question after clauses that only set the scene ("if it's 3pm in London,
- * what time is that in New York", "I'm walking the dog, how windy is it"): the job asks to know, as a question does.
+ * what time is that in New York", "I'm walking the dog, how windy is it", "I run a café. Which days are public
+ * holidays?"): the job asks to know, as a question does.
  */
 function asksAfterContext(text: string): boolean {
-  const clauses = text.split(CLAUSE_BREAK).filter((clause) => clause.trim().length > 0);
-  if (clauses.length < 2) return false;
-  const last = jobWords(clauses.at(-1)!);
+  const lastBreak = [...text.matchAll(CLAUSE_BREAK)].filter((found) => text.slice(found.index + found[0].length).trim().length > 0).at(-1);
+  if (!lastBreak) return false;
+  const last = jobWords(text.slice(lastBreak.index + lastBreak[0].length));
   // "..., where do I start?" asks about the deed the scene names, not about a thing of its own.
-  return !RELATIVES.has(last[0]?.word ?? '') && isQuestion(last) && last.some(namesThing);
+  const relative = lastBreak[0].trim() === ',' && RELATIVES.has(last[0]?.word ?? '');
+  return !relative && isQuestion(last) && last.some(namesThing);
 }
 
 /** Words ending a label that says who asks ("user asks:", "customer says:", "boss wants:"). */
@@ -362,6 +367,9 @@ function pricesUnknown(all: JobWord[], position: number): boolean {
   if (all.slice(0, position).some((before) => WRITINGS.has(before.word))) return false;
   return PRICES.has(all[position + 1]?.word ?? '') || (all[position - 1]?.word === 'of' && PRICES.has(all[position - 2]?.word ?? ''));
 }
+
+/** Words before a verb's -ing form that tell what the asker is doing ("I'm writing", "we are booking"). */
+const NARRATING = new Set(['i', 'im', 'we', 'am']);
 
 /** Words before the form a thing is wanted in ("to base64", "into a slug"). */
 const INTO = new Set(['to', 'into', 'as']);
@@ -623,6 +631,8 @@ export function readJob(context: JobContext, text: string): Job {
       continue;
     }
     if (current.literal || stopWords.has(current.word) || current.word.length === 1) continue;
+    // "I'm writing a travel piece, ...", "we're booking an invoice and ...": what the asker is doing sets the scene.
+    if (current.word.endsWith('ing') && NARRATING.has(previous?.word ?? '') && verbIn(actionVerbs, current.word)) continue;
     // "my repos" asks for the asker's own (a task titled "List my GitHub repositories"); "the issues in my repo" only says where.
     if (current.word === 'my' && inPrepositionalPhrase(all, position)) continue;
     // "open bugs", "open pull requests": describing what is listed, not asking to open (create) one.

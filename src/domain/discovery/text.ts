@@ -143,9 +143,14 @@ const CALENDAR_DAYS = new Set([
 const DAY_NUMBER = /^([1-9]|[12]\d|3[01])(st|nd|rd|th)?$/;
 const CLOCK_TIME = /^(\d{1,2}([:.]\d\d)?(am|pm)|\d{1,2}:\d\d|noon|midnight)$/i;
 
+/** Currency signs and the words for their currencies. */
+const CURRENCY_SIGNS: Record<string, string> = { '£': 'pound', '€': 'euro', '$': 'dollar', '¥': 'yen', '₹': 'rupee', '₩': 'won', '₺': 'lira', '₽': 'rouble', '₪': 'shekel', '฿': 'baht' };
+const CURRENCY_SIGN = /[£€$¥₹₩₺₽₪฿]/gu;
+
 /** The words of a job sentence, in order. */
 export function jobWords(job: string): JobWord[] {
   const result: JobWord[] = [];
+  const signs: string[] = [];
   let sentenceStart = true;
   const chunks = job.normalize('NFKC').replace(QUOTED, ' . ').split(/\s+/u).filter(Boolean);
   for (const [position, chunk] of chunks.entries()) {
@@ -195,6 +200,7 @@ export function jobWords(job: string): JobWord[] {
       else result.push({ word, stem: stem(word), literal: literalChunk || /^\p{N}+$/u.test(word), nameLike, ...slashed, ...address, ...hyphenated, ...capitals });
     }
     if (inChunk.length > 0 && POSSESSIVE.test(chunk) && !CONTRACTIONS.test(chunk)) result[result.length - 1].possessive = true;
+    if (!/\p{L}/u.test(chunk)) signs.push(...(chunk.match(CURRENCY_SIGN) ?? []));
     // Base64 data is base64, whatever it says ("what does ZGVwbG95LWtleQ== say").
     if (address.encoded) result.push({ word: 'base64', stem: 'base64', literal: false, nameLike: false, encoded: true });
     // "#incidents" names a channel and ":tada:" an emoji: the job is about one, whatever its name.
@@ -204,6 +210,9 @@ export function jobWords(job: string): JobWord[] {
     const pause = emoji ? undefined : chunk.match(/[:,]$/u)?.[0];
     if (inChunk.length > 0 && pause) result[result.length - 1].ends = pause as ':' | ',';
   }
+  // "£250 in €": a currency's sign, alone or by a number, names the currency; said last, it parts no verb from its
+  // object ("issue a $40 stripe refund").
+  for (const sign of signs) result.push({ word: CURRENCY_SIGNS[sign], stem: stem(CURRENCY_SIGNS[sign]), literal: false, nameLike: false });
   // "last christmas", "on 3 March", "since january": the job gives a date, and the day number beside a month is part of it.
   result.forEach((word, at) => {
     const besideDay = [result[at - 1], result[at + 1]].filter((other) => other && DAY_NUMBER.test(other.word));
