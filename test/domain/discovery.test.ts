@@ -889,6 +889,16 @@ describe('discovery engine', () => {
       expect(first('short bio of Alan Turing')?.id).to.equal('wikipedia.page.summary');
     });
 
+    it('reads a kind of thing no task knows after a sending or creating verb as nothing a task makes ("send a postcard")', () => {
+      expect(readJob(builtin, 'send a postcard to grandma').elsewhere).to.equal(true);
+      expect(rank(builtin, 'send a postcard to grandma', 5).candidates).to.deep.equal([]);
+      // The self-hoster's file sends SMS: there an SMS is a thing a task knows.
+      expect(first('send an SMS to +15551234567 saying hi')?.id).to.equal('textly.sms.send');
+      expect(first('add a dentist appointment to my calendar tue 9am')?.id).to.equal('google.calendar.events.create');
+      // Without an article the words are what is said.
+      expect(first('post deploy done in #eng')?.id).to.equal('slack.chat.post');
+    });
+
     it('reads "check in" before a name as where, a verb before "which" as finding out, and "American" as a people\'s word', () => {
       expect(first('check in Resend whether email 49a3999c-0ce1-4ea6-ab68-afcd6dc2e794 bounced')?.id).to.equal('resend.email.get');
       expect(first('verify which GitHub account this token belongs to')?.id).to.equal('github.user.get');

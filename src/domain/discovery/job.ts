@@ -371,6 +371,24 @@ function pricesUnknown(all: JobWord[], position: number): boolean {
 /** Words before a verb's -ing form that tell what the asker is doing ("I'm writing", "we are booking"). */
 const NARRATING = new Set(['i', 'im', 'we', 'am']);
 
+/** Verbs whose object is the thing made or sent: "send an sms", "create a linear issue". */
+const SENDING = new Set(['send', 'create', 'add', 'post', 'make', 'generate', 'insert']);
+
+/**
+ * Whether the thing a sending or creating verb makes is named by a word no task knows, last of its phrase ("send
+ * an SMS via Twilio", "send a postcard to grandma"): no task makes such a thing. Numbers and describing words
+ * before it are passed over ("send a 2-page fax").
+ */
+function sendsUnknown(all: JobWord[], position: number, knows: (word: JobWord) => boolean): boolean {
+  // Only a kind of thing ("an SMS"): without an article the words may be what is said ("post deploy done in #eng").
+  if (all[position + 1]?.word !== 'a' && all[position + 1]?.word !== 'an') return false;
+  let at = position + 2;
+  while (all[at] && (all[at].literal || DESCRIBING.test(all[at].word))) at += 1;
+  const [thing, next] = [all[at], all[at + 1]];
+  if (!thing || thing.literal || thing.nameLike || stopWords.has(thing.word) || askers.has(thing.word) || knows(thing)) return false;
+  return !next || stopWords.has(next.word) || next.literal || !knows(next);
+}
+
 /** Words before the form a thing is wanted in ("to base64", "into a slug"). */
 const INTO = new Set(['to', 'into', 'as']);
 
@@ -678,6 +696,7 @@ export function readJob(context: JobContext, text: string): Job {
       term.role = 'action';
       writing.push(term);
     }
+    if (term.role === 'action' && SENDING.has(current.word) && sendsUnknown(all, position, knows)) elsewhere = true;
     place(current.stem, term, position);
   }
   // "write in #general", "post thanks! on github issue 99": words written on or in a thing post or comment there,
