@@ -899,6 +899,27 @@ describe('discovery engine', () => {
       expect(first('post deploy done in #eng')?.id).to.equal('slack.chat.post');
     });
 
+    it('reads chat spellings, formal and common words of asking, and a verb\'s -ing form before a known thing as describing it', () => {
+      expect(first('wats the weather like in leeds rn')?.id).to.match(/weather\.current$/);
+      expect(first('Kindly provide the coordinates of Zermatt')?.id).to.match(/geocode\.search$/);
+      expect(readJob(builtin, 'gimme the big news in the UK').sought?.word).to.equal('news');
+      expect(first('gimme the big news in the UK')?.id).to.equal('newsapi.headlines.top');
+      expect(readJob(builtin, 'need its region and calling code').terms.find((term) => term.word === 'calling')?.role).to.equal('object');
+      expect(first('deliver one email via SendGrid to bob@example.com')?.id).to.equal('sendgrid.email.send');
+      expect(first('give me everybody in our Slack workspace')?.id).to.equal('slack.users.list');
+    });
+
+    it('reads a noun opening a later clause as a verb only before its object, and a sentence\'s first word as opening a command', () => {
+      expect(readJob(builtin, "tool to retrieve the signed-in Google user's name, email address and avatar").terms.map((term) => term.role)).not.to.include('action');
+      expect(first("tool to retrieve the signed-in Google user's name, email address and avatar")?.id).to.equal('google.userinfo.get');
+      expect(first('new customer in Stripe for Ana Lima please, email ana@example.com, phone +55 11 5555 0000')?.id).to.equal('stripe.customers.create');
+      expect(first("we're mid-incident, pls drop a note in #status on slack saying db is slow")?.id).to.equal('slack.chat.post');
+      expect(first('Our mail goes through Resend. Send a welcome email to new@example.com')?.id).to.equal('resend.email.send');
+      expect(first('We signed a new client, Acme Ltd. Set them up as a customer in Stripe')?.id).to.equal('stripe.customers.create');
+      // "I send you" says what the stack trace is, not what to do.
+      expect(first('open an issue in acme/api with the stack trace I send you')?.id).to.equal('github.issues.create');
+    });
+
     it('reads "check in" before a name as where, a verb before "which" as finding out, and "American" as a people\'s word', () => {
       expect(first('check in Resend whether email 49a3999c-0ce1-4ea6-ab68-afcd6dc2e794 bounced')?.id).to.equal('resend.email.get');
       expect(first('verify which GitHub account this token belongs to')?.id).to.equal('github.user.get');

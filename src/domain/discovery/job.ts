@@ -168,6 +168,14 @@ function namedKind(all: JobWord[], position: number, knows: (word: JobWord) => b
   return !!after && !after.literal && !after.nameLike && !stopWords.has(after.word) && knows(after);
 }
 
+/** Common adjectives the endings of DESCRIBING miss ("the big news", "the main stories"). */
+const ADJECTIVES = new Set(['big', 'main', 'major', 'important', 'key', 'hot', 'good', 'bad', 'small', 'short', 'long', 'full', 'whole', 'entire', 'basic', 'general', 'local', 'global', 'quick', 'fresh', 'old', 'huge', 'great', 'real', 'official', 'exact', 'simple', 'clean', 'plain', 'raw']);
+
+/** Whether a word describes the noun after it: by its ending ("closed", "famous") or as a common adjective ("big"). */
+function describes(word: string): boolean {
+  return DESCRIBING.test(word) || ADJECTIVES.has(word);
+}
+
 /** A word for a people or a place's ("British", "Canadian", "Japanese"): it says where from, not whose product. */
 const DEMONYM = /..(ish|ian|ean|ese|ican)$/;
 
@@ -332,6 +340,8 @@ function openerWithImpliedVerb(context: JobContext, all: JobWord[], start: numbe
   // "gmail query ...", "email details": before a read verb or what is known about a thing, too.
   const next = all[at + 1]?.word ?? '';
   if (!opener || askers.has(next) || NOUN_FOLLOWERS.has(next) || neutralVerbs.has(next) || DETAILS.has(next) || opener.ends === ',') return undefined;
+  // "email address and avatar": the first word of a phrase names a thing.
+  if (phraseAt(context.vocabulary, all.map((word) => word.stem), at)) return undefined;
   if (Object.hasOwn(IMPLIED_VERBS, opener.word)) return { word: opener, means: opener.word };
   // A synonym of a thing sent ("gmail bob@x.com ...", "msg #incidents: ...") opens the command as that thing does.
   const synonyms = context.vocabulary.synonyms.get(opener.stem) ?? [];
@@ -388,6 +398,14 @@ function sendsUnknown(all: JobWord[], position: number, knows: (word: JobWord) =
   if (!thing || thing.literal || thing.nameLike || stopWords.has(thing.word) || askers.has(thing.word) || knows(thing)) return false;
   return !next || stopWords.has(next.word) || next.literal || !knows(next);
 }
+
+/** A word naming a thing that a clause right after it describes ("the stack trace I send you"). */
+function describedThing(word: JobWord | undefined): boolean {
+  return !!word && !word.ends && !word.literal && !stopWords.has(word.word) && !questionWords.has(word.word);
+}
+
+/** Pronouns a verb and its particle may stand around ("set them up", "turn it off"). */
+const OBJECT_PRONOUNS = new Set(['it', 'them', 'him', 'her', 'me', 'us']);
 
 /** Words before the form a thing is wanted in ("to base64", "into a slug"). */
 const INTO = new Set(['to', 'into', 'as']);
@@ -530,7 +548,16 @@ export function readJob(context: JobContext, text: string): Job {
   const opensWith = question ? undefined : openerWithImpliedVerb(context, all, start);
   // "we're mid-incident, pls drop a note in #status": a later clause may open the command instead.
   const clauses = all.flatMap((word, at) => (word.ends === ',' && at >= start ? [at + 1] : []));
-  const implied = opensWith ?? (question ? undefined : clauses.map((at) => openerWithImpliedVerb(context, all, at)).find((found) => found !== undefined));
+  // There the opener needs an object after it ("drop a note", "email sarah@x.com: ..."), not one ending a field of a
+  // list ("new customer in Stripe, email rahul@x.in, phone ...").
+  const takesObjectAfter = ({ word }: { word: JobWord }) => {
+    let at = all.indexOf(word) + 1;
+    if (leadsObject.has(all[at]?.word ?? '')) return true;
+    // An address is written as several words ("rahul.v@example.in"): its last one says how it ends.
+    while (all[at]?.address && all[at + 1]?.address && !all[at].ends) at += 1;
+    return !!all[at]?.address && all[at].ends !== ',';
+  };
+  const implied = opensWith ?? (question ? undefined : clauses.map((at) => openerWithImpliedVerb(context, all, at)).find((found) => found !== undefined && takesObjectAfter(found)));
   const opener = implied?.word;
   /** Before the first content word of a command that opens with no verb it implies. */
   let opening = !opensWith;
@@ -592,7 +619,7 @@ export function readJob(context: JobContext, text: string): Job {
       // After one describing word, a word no task knows before a known thing describes it too ("trending javascript repos").
       const described = describing === from;
       describing = -1;
-      if (verb.role === 'neutral' && (term.alternatives.length === 0 ? (DESCRIBING.test(term.word) || all[from].hyphenated || described || namesProvider) && describesNext(from) : DESCRIBING.test(term.word) && !!all[from + 1] && !all[from + 1].literal && !stopWords.has(all[from + 1].word))) {
+      if (verb.role === 'neutral' && (term.alternatives.length === 0 ? (describes(term.word) || all[from].hyphenated || described || namesProvider) && describesNext(from) : DESCRIBING.test(term.word) && !!all[from + 1] && !all[from + 1].literal && !stopWords.has(all[from + 1].word))) {
         describing = to;
         return;
       }
@@ -624,7 +651,7 @@ export function readJob(context: JobContext, text: string): Job {
       creating = undefined;
     }
     /** The word before, within the command: the command's first word has none. */
-    const previous = position === start ? undefined : all[position - 1];
+    const previous = position === start || all[position - 1]?.ends === '.' ? undefined : all[position - 1];
     if (stopWords.has(current.word) && !leadsObject.has(current.word)) verb = undefined;
     if (topicMarkers.has(current.word) || writtenOn(context, all, position)) {
       inTopic = true;
@@ -635,6 +662,14 @@ export function readJob(context: JobContext, text: string): Job {
       const key = `${current.stem} ${stem(particle)}`;
       place(key, { word: `${current.word} ${particle}`, role: 'action', alternatives: alternativesOf(context, key) }, position, position + 2);
       position += 1;
+      continue;
+    }
+    // "set them up", "sign me up": a verb and its particle with a pronoun between them are one deed.
+    const parted = OBJECT_PRONOUNS.has(all[position + 1]?.word ?? '') && !question && opensVerb(previous) ? phraseAt(context.vocabulary, [current.stem, all[position + 2]?.stem ?? ''], 0) : undefined;
+    if (parted?.length === 2) {
+      const key = parted.join(' ');
+      place(key, { word: `${current.word} ${all[position + 2].word}`, role: 'action', alternatives: alternativesOf(context, key) }, position, position + 3);
+      position += 2;
       continue;
     }
     const phrase = phraseAt(context.vocabulary, stems, position);
@@ -649,8 +684,9 @@ export function readJob(context: JobContext, text: string): Job {
       continue;
     }
     if (current.literal || stopWords.has(current.word) || current.word.length === 1) continue;
-    // "I'm writing a travel piece, ...", "we're booking an invoice and ...": what the asker is doing sets the scene.
-    if (current.word.endsWith('ing') && NARRATING.has(previous?.word ?? '') && verbIn(actionVerbs, current.word)) continue;
+    // "I'm writing a travel piece, ...", "we're booking an invoice and ...", "the stack trace I send you": what the
+    // asker is doing sets the scene or says what a thing is.
+    if (NARRATING.has(previous?.word ?? '') && verbIn(actionVerbs, current.word) && (current.word.endsWith('ing') || describedThing(all[position - 2]))) continue;
     // "my repos" asks for the asker's own (a task titled "List my GitHub repositories"); "the issues in my repo" only says where.
     if (current.word === 'my' && inPrepositionalPhrase(all, position)) continue;
     // "open bugs", "open pull requests": describing what is listed, not asking to open (create) one.
@@ -685,7 +721,9 @@ export function readJob(context: JobContext, text: string): Job {
       continue;
     }
     // The topic of a thing names what to look for: "news about the chip export restrictions" asks to export nothing.
-    let role = current.parameter || (inTopic && topicOfThing) ? 'object' : current === opener && !nounOpeners.has(implied!.means) ? 'neutral' : roleOf(current.word, previous, all[position + 1], question);
+    // "its region and calling code", "a reading list": inside a job, a verb's -ing form before a known thing describes it.
+    const describingThing = position > start && current.word.endsWith('ing') && !neutralVerbs.has(current.word) && describesNext(position);
+    let role = current.parameter || (inTopic && topicOfThing) || describingThing ? 'object' : current === opener && !nounOpeners.has(implied!.means) ? 'neutral' : roleOf(current.word, previous, all[position + 1], question);
     if (opening && !question && role === 'object' && alternatives.length === 0 && !current.nameLike && !toldPast(current.word) && takesObject(position)) role = 'action';
     if (opening && !question && openingVerbs.has(current.word) && leadsObject.has(all[position + 1]?.word ?? '')) role = 'action';
     // "call OWM for the week's predictions", "invoke the weather API": calling a service or an API asks for what it gives.

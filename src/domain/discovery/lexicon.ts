@@ -13,7 +13,7 @@ export const STOP_WORDS = [
   'had', 'having', 'will', 'would', 'shall', 'should', 'can', 'could', 'may', 'might', 'must', 'going', 'gonna',
   'let', 'lets', 'please', 'pls', 'kindly', 'thanks', 'thank', 'hey', 'hi', 'hello', 'ok', 'okay',
   'want', 'wanna', 'need', 'like', 'love', 'wish', 'try', 'help', 'able',
-  'what', 'whats', 'which', 'who', 'whom', 'whose', 'when', 'where', 'why', 'how', 'whether',
+  'what', 'whats', 'wat', 'wats', 'wot', 'which', 'who', 'whom', 'whose', 'when', 'where', 'why', 'how', 'whether',
   'to', 'of', 'in', 'on', 'at', 'by', 'for', 'from', 'with', 'without', 'about', 'into', 'onto', 'over',
   'under', 'up', 'down', 'out', 'off', 'as', 'than', 'then', 'so', 'too', 'very', 'just', 'also', 'only',
   'and', 'or', 'but', 'nor', 'if', 'not', 'no', 'yes', 'there', 'here', 'again', 'via', 'per', 'using', 'use',
@@ -38,8 +38,8 @@ export const NEUTRAL_VERBS = [
   // Asking for what a task reads in some form ("print the body of that email", "export my repos", "review my
   // agenda"): the reading is the task; printing or saving the answer is the caller's.
   'print', 'export', 'download', 'review',
-  // Chat shorthand for asking to be given ("gimme the front page of Hacker News").
-  'gimme',
+  // Chat shorthand for asking to be given ("gimme the front page of Hacker News"), and the formal word for it.
+  'gimme', 'provide',
   // An agent's word for listing ("enumerate Stripe clients").
   'enumerate',
 ];
@@ -51,7 +51,7 @@ export const NEUTRAL_VERBS = [
 export const SEEING_VERBS = [
   'get', 'fetch', 'show', 'find', 'look', 'lookup', 'check', 'see', 'read', 'retrieve', 'view', 'display', 'list',
   'search', 'query', 'grab', 'obtain', 'pull', 'browse', 'inspect', 'describe', 'explore', 'discover', 'figure', 'learn',
-  'load', 'dump', 'explain', 'catch', 'track', 'monitor', 'watch', 'compare', 'print', 'export', 'download', 'review', 'gimme', 'enumerate',
+  'load', 'dump', 'explain', 'catch', 'track', 'monitor', 'watch', 'compare', 'print', 'export', 'download', 'review', 'gimme', 'provide', 'enumerate',
 ];
 
 /** Read verbs asking to search ("find", "look for"): a job without one, nor a topic, asks for a thing rather than a search. */
@@ -128,7 +128,7 @@ export const PREPOSITIONS = ['by', 'for', 'of', 'on', 'in', 'at', 'with', 'from'
 export const TOPIC_MARKERS = ['about', 'regarding', 'concerning'];
 
 /** A job opening with one of these asks to know something: it is answered by a task that reads. */
-export const QUESTION_WORDS = ['what', 'whats', 'which', 'who', 'whom', 'whose', 'when', 'where', 'why', 'how'];
+export const QUESTION_WORDS = ['what', 'whats', 'wat', 'wats', 'wot', 'which', 'who', 'whom', 'whose', 'when', 'where', 'why', 'how'];
 
 /**
  * Words opening a yes-or-no question ("is it raining", "do I have mail", "should I pack an umbrella", "any

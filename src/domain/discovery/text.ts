@@ -63,8 +63,8 @@ export interface JobWord {
   setting?: boolean;
   /** Written in capitals, two letters or more ("OWM", "NASA"): an acronym. */
   capitals?: boolean;
-  /** The last word of a chunk ending in a colon ("step 1:") or a comma ("via Resend,"). */
-  ends?: ':' | ',';
+  /** The last word of a chunk ending in a colon ("step 1:"), a comma ("via Resend,") or a sentence (".", "!", "?"). */
+  ends?: ':' | ',' | '.';
 }
 
 /**
@@ -207,8 +207,8 @@ export function jobWords(job: string): JobWord[] {
     if (CHANNEL.test(chunk)) result.push({ word: 'channel', stem: stem('channel'), literal: false, nameLike: false, address: true, channel: true });
     const emoji = EMOJI_CODE.test(chunk);
     if (emoji) result.push({ word: 'emoji', stem: stem('emoji'), literal: false, nameLike: false });
-    const pause = emoji ? undefined : chunk.match(/[:,]$/u)?.[0];
-    if (inChunk.length > 0 && pause) result[result.length - 1].ends = pause as ':' | ',';
+    const pause = emoji ? undefined : chunk.match(/[:,]$|[.!?]$/u)?.[0];
+    if (inChunk.length > 0 && pause) result[result.length - 1].ends = /[.!?]/u.test(pause) ? '.' : (pause as ':' | ',');
   }
   // "£250 in €": a currency's sign, alone or by a number, names the currency; said last, it parts no verb from its
   // object ("issue a $40 stripe refund").
