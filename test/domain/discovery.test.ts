@@ -897,6 +897,14 @@ describe('discovery engine', () => {
       expect(first('add a dentist appointment to my calendar tue 9am')?.id).to.equal('google.calendar.events.create');
       // Without an article the words are what is said.
       expect(first('post deploy done in #eng')?.id).to.equal('slack.chat.post');
+      // The phrase's last word names the thing; a noun implying the verb sends as the verb does.
+      expect(first('use sendgrid to mail a password reset notice to jo@site.org')?.id).to.equal('sendgrid.email.send');
+      expect(rank(builtin, 'mail this package to my sister in ohio', 5).candidates).to.deep.equal([]);
+      expect(first('email this pdf to bob@example.com')?.id).to.equal('google.gmail.send');
+      expect(first('drop a line to dave@pals.org from my gmail saying thanks')?.id).to.equal('google.gmail.send');
+      // A payment service opening the job is its verb; wiring money is a deed no task does.
+      expect(rank(builtin, 'venmo jake 20 bucks', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'wire 500 usd to my brother', 5).candidates).to.deep.equal([]);
     });
 
     it('reads chat spellings, formal and common words of asking, and a verb\'s -ing form before a known thing as describing it', () => {

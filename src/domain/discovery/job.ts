@@ -211,7 +211,11 @@ const BY_MEANS = new Set(['via', 'through', 'using']);
 function whereService(all: JobWord[], position: number, knows: (word: JobWord) => boolean): boolean {
   const previous = all[position - 1];
   // A name opening the job as its verb, before its object: "WhatsApp the driver", "uber me home".
-  if (!previous) return leadsObject.has(all[position + 1]?.word ?? '');
+  // "venmo jake 20 bucks": before a word no task knows, too.
+  if (!previous) {
+    const next = all[position + 1];
+    return !!next && (leadsObject.has(next.word) || (!stopWords.has(next.word) && !next.literal && !knows(next)));
+  }
   if (OWNERS.has(previous.word) || previous.word === 'a' || previous.word === 'an') return true;
   const at = previous.word === 'the' ? position - 2 : position - 1;
   const preposition = all[at]?.word ?? '';
@@ -381,22 +385,28 @@ function pricesUnknown(all: JobWord[], position: number): boolean {
 /** Words before a verb's -ing form that tell what the asker is doing ("I'm writing", "we are booking"). */
 const NARRATING = new Set(['i', 'im', 'we', 'am']);
 
+/** Determiners before a kind of thing rather than before words to say. */
+const KIND_DETERMINERS = new Set(['a', 'an', 'this', 'that', 'these', 'those']);
+
 /** Verbs whose object is the thing made or sent: "send an sms", "create a linear issue". */
 const SENDING = new Set(['send', 'create', 'add', 'post', 'make', 'generate', 'insert']);
 
 /**
  * Whether the thing a sending or creating verb makes is named by a word no task knows, last of its phrase ("send
- * an SMS via Twilio", "send a postcard to grandma"): no task makes such a thing. Numbers and describing words
- * before it are passed over ("send a 2-page fax").
+ * an SMS via Twilio", "send a postcard to grandma", "mail this package"): no task makes such a thing.
  */
 function sendsUnknown(all: JobWord[], position: number, knows: (word: JobWord) => boolean): boolean {
-  // Only a kind of thing ("an SMS"): without an article the words may be what is said ("post deploy done in #eng").
-  if (all[position + 1]?.word !== 'a' && all[position + 1]?.word !== 'an') return false;
-  let at = position + 2;
-  while (all[at] && (all[at].literal || DESCRIBING.test(all[at].word))) at += 1;
-  const [thing, next] = [all[at], all[at + 1]];
-  if (!thing || thing.literal || thing.nameLike || stopWords.has(thing.word) || askers.has(thing.word) || knows(thing)) return false;
-  return !next || stopWords.has(next.word) || next.literal || !knows(next);
+  // Only a kind of thing ("an SMS", "this package"): without a determiner the words may be what is said ("post
+  // deploy done in #eng").
+  if (!KIND_DETERMINERS.has(all[position + 1]?.word ?? '')) return false;
+  // The phrase's last word names the thing ("a password reset notice"): numbers and describing words may come first.
+  const phrase: JobWord[] = [];
+  for (let at = position + 2; all[at] && !stopWords.has(all[at].word) && !all[at].literal; at += 1) {
+    phrase.push(all[at]);
+    if (all[at].ends) break;
+  }
+  const thing = phrase.at(-1);
+  return !!thing && !phrase.some((word) => word.nameLike) && !askers.has(thing.word) && !DESCRIBING.test(thing.word) && !knows(thing);
 }
 
 /** A word naming a thing that a clause right after it describes ("the stack trace I send you"). */
@@ -633,7 +643,11 @@ export function readJob(context: JobContext, text: string): Job {
   };
   /** Writing verbs putting words on or in a thing. */
   const writing: JobTerm[] = [];
-  if (implied) place(`verb ${implied.word.word}`, { word: implied.word.word, role: 'action', alternatives: alternativesOf(context, stem(IMPLIED_VERBS[implied.means])) }, -1);
+  if (implied) {
+    place(`verb ${implied.word.word}`, { word: implied.word.word, role: 'action', alternatives: alternativesOf(context, stem(IMPLIED_VERBS[implied.means])) }, -1);
+    // "mail this package to my sister": a verb a noun implies sends or makes a thing as that verb does.
+    if (SENDING.has(IMPLIED_VERBS[implied.means]) && sendsUnknown(all, all.indexOf(implied.word), knows)) elsewhere = true;
+  }
   // Who asks ("user asks:") is no part of the job; another label may be ("OWM geocoding:", "Drive query:").
   const from = start > 0 && SAYING.has(all[start - 1].word) ? start : 0;
   for (let position = from; position < all.length; position += 1) {
