@@ -928,6 +928,16 @@ describe('discovery engine', () => {
       expect(first('open an issue in acme/api with the stack trace I send you')?.id).to.equal('github.issues.create');
     });
 
+    it('reads capitals no task is named by as a code, a name before a team or office as a place, and "asks which moves" as a question', () => {
+      expect(readJob(builtin, 'what country is DEU').gives & GIVES_CODE).to.equal(GIVES_CODE);
+      expect(first('what country is NZ short for')?.id).to.equal('restcountries.country.by_code');
+      expect(readJob(builtin, "call at 17:00 Berlin time, what's that for our Mumbai team?").elsewhere).to.equal(false);
+      expect(first("call at 17:00 Berlin time, what's that for our Mumbai team?")?.id).to.equal('builtin.time.convert');
+      expect(rank(builtin, 'message the design team on Microsoft Teams', 5).candidates).to.deep.equal([]);
+      expect(first('my brother asks which moves Pikachu can learn')?.id).to.equal('pokeapi.pokemon.get');
+      expect(first('recent chatter in the #general slack channel')?.id).to.equal('slack.conversations.history');
+    });
+
     it('reads "check in" before a name as where, a verb before "which" as finding out, and "American" as a people\'s word', () => {
       expect(first('check in Resend whether email 49a3999c-0ce1-4ea6-ab68-afcd6dc2e794 bounced')?.id).to.equal('resend.email.get');
       expect(first('verify which GitHub account this token belongs to')?.id).to.equal('github.user.get');

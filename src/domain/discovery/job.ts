@@ -142,6 +142,8 @@ const OWNERS = new Set(['my', 'our', 'your', 'their', 'his', 'her']);
 function namesOtherService(all: JobWord[], position: number, knows: (word: JobWord) => boolean): boolean {
   const [previous, current, next] = [all[position - 1], all[position], all[position + 1]];
   if (!previous || /\p{N}/u.test(current.word) || DEMONYM.test(current.word)) return false;
+  // "our Mumbai team", "my London office": a name before a group of people or a place of work is where they are.
+  if (GROUPS.has(next?.word ?? '')) return false;
   // "search Reddit for posts", "search my OneDrive for the budget": where a search verb looks.
   const searcher = OWNERS.has(previous.word) ? all[position - 2] : previous;
   if (searcher && verbIn(searchVerbs, searcher.word) && next?.word === 'for') return true;
@@ -175,6 +177,9 @@ const ADJECTIVES = new Set(['big', 'main', 'major', 'important', 'key', 'hot', '
 function describes(word: string): boolean {
   return DESCRIBING.test(word) || ADJECTIVES.has(word);
 }
+
+/** Groups of people and places of work: a name before one says where it is ("our Mumbai team"). */
+const GROUPS = new Set(['team', 'office', 'offices', 'colleagues', 'staff', 'branch', 'crew', 'folks', 'people', 'family', 'friends', 'clients', 'customers', 'site', 'warehouse', 'store', 'headquarters', 'hq']);
 
 /** A word for a people or a place's ("British", "Canadian", "Japanese"): it says where from, not whose product. */
 const DEMONYM = /..(ish|ian|ean|ese|ican)$/;
@@ -468,6 +473,8 @@ const RELATIVE_SUBJECTS = new Set(['that', 'which', 'who']);
 function relativeVerb(all: JobWord[], position: number): string | undefined {
   const word = all[position].word;
   if (!RELATIVE_SUBJECTS.has(all[position - 1]?.word ?? '') || !word.endsWith('s')) return undefined;
+  // "my brother asks which moves ...": after a verb of asking, "which" asks a question and a plural noun follows.
+  if (SAYING.has(all[position - 2]?.word ?? '')) return undefined;
   return [word.slice(0, -1), word.endsWith('es') ? word.slice(0, -2) : ''].find((base) => base && (actionVerbs.has(base) || neutralVerbs.has(base)));
 }
 
@@ -764,7 +771,7 @@ export function readJob(context: JobContext, text: string): Job {
   // A path left a literal ("rails/rails", not "lat/lon") names a place such as a repository.
   const path = all.some((word) => word.path && word.literal);
   const encoded = all.some((word) => word.encoded);
-  const gives = given | (dates >= 2 || span ? GIVES_RANGE : 0) | (searchesTopic ? GIVES_TOPIC : 0) | (amount ? GIVES_AMOUNT : 0) | (path ? GIVES_PATH : 0) | (encoded ? GIVES_ENCODED : 0) | (givesDocument(text) ? GIVES_DOCUMENT : 0) | (givesCode(text) ? GIVES_CODE : 0) | (all.some((word) => word.channel) ? GIVES_CHANNEL : 0);
+  const gives = given | (dates >= 2 || span ? GIVES_RANGE : 0) | (searchesTopic ? GIVES_TOPIC : 0) | (amount ? GIVES_AMOUNT : 0) | (path ? GIVES_PATH : 0) | (encoded ? GIVES_ENCODED : 0) | (givesDocument(text) ? GIVES_DOCUMENT : 0) | (givesCode(text) || all.some((word) => word.capitals && /^\p{L}{2,3}$/u.test(word.word) && !context.names.has(word.stem)) ? GIVES_CODE : 0) | (all.some((word) => word.channel) ? GIVES_CHANNEL : 0);
   // A chunk with digits some task knows ("md5", "base64") names a thing, not a record; an address or a #channel
   // names someone or somewhere.
   const identifies = all.some((word, at) => !word.given && !word.address && !word.setting && !counts(all, at) && (word.literal || (word.nameLike && /\p{N}/u.test(word.word) && !context.has(word.stem)))) || quotes(text);
