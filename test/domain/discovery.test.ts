@@ -938,6 +938,16 @@ describe('discovery engine', () => {
       expect(first('recent chatter in the #general slack channel')?.id).to.equal('slack.conversations.history');
     });
 
+    it('reads booking a kind of appointment no task knows, with no calendar named, as booking with someone else', () => {
+      expect(readJob(builtin, 'book a vet appointment for my dog').elsewhere).to.equal(true);
+      expect(rank(builtin, 'book a vet appointment for my dog', 5).candidates).to.deep.equal([]);
+      expect(first('book a dentist appointment in my google calendar for tuesday 3pm')?.id).to.equal('google.calendar.events.create');
+      expect(first('book a 30 minute call with Priya on Friday')?.id).to.equal('google.calendar.events.create');
+      // A quote for work is no exchange rate; FX quotes still are.
+      expect(rank(builtin, 'get a quote to fix my roof', 5).candidates).to.deep.equal([]);
+      expect(first('latest fx quotes with base CHF')?.id).to.equal('frankfurter.currency.rates');
+    });
+
     it('reads "check in" before a name as where, a verb before "which" as finding out, and "American" as a people\'s word', () => {
       expect(first('check in Resend whether email 49a3999c-0ce1-4ea6-ab68-afcd6dc2e794 bounced')?.id).to.equal('resend.email.get');
       expect(first('verify which GitHub account this token belongs to')?.id).to.equal('github.user.get');

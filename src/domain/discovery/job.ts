@@ -390,6 +390,28 @@ function pricesUnknown(all: JobWord[], position: number): boolean {
 /** Words before a verb's -ing form that tell what the asker is doing ("I'm writing", "we are booking"). */
 const NARRATING = new Set(['i', 'im', 'we', 'am']);
 
+/** Verbs booking a time with someone. */
+const BOOKING = new Set(['book', 'schedule', 'reserve', 'arrange']);
+
+/**
+ * Whether a booking verb's object is a kind of appointment named by a word no task knows ("book a vet appointment",
+ * "a grooming appointment", "a time slot at the recycling centre" is not: "slot" is known), and the job names no
+ * place some task knows to put it ("... in my calendar"): the booking is made with someone else.
+ */
+function booksWithOthers(all: JobWord[], position: number, knows: (word: JobWord) => boolean): boolean {
+  let at = position + 1;
+  while (all[at] && determiners.has(all[at].word)) at += 1;
+  const phrase: JobWord[] = [];
+  for (; all[at] && !stopWords.has(all[at].word) && !all[at].literal; at += 1) {
+    phrase.push(all[at]);
+    if (all[at].ends) break;
+  }
+  const head = phrase.at(-1);
+  if (!head || phrase.length < 2 || !knows(head) || !phrase.slice(0, -1).some((word) => !knows(word) && !word.nameLike)) return false;
+  const placed = all.some((word, where) => ['in', 'on', 'to', 'into'].includes(word.word) && [all[where + 1], all[where + 2]].some((next) => !!next && !stopWords.has(next.word) && !next.literal && knows(next)));
+  return !placed;
+}
+
 /** Determiners before a kind of thing rather than before words to say. */
 const KIND_DETERMINERS = new Set(['a', 'an', 'this', 'that', 'these', 'those']);
 
@@ -756,6 +778,7 @@ export function readJob(context: JobContext, text: string): Job {
       writing.push(term);
     }
     if (term.role === 'action' && SENDING.has(current.word) && sendsUnknown(all, position, knows)) elsewhere = true;
+    if (term.role === 'action' && BOOKING.has(current.word) && booksWithOthers(all, position, knows)) elsewhere = true;
     place(current.stem, term, position);
   }
   // "write in #general", "post thanks! on github issue 99": words written on or in a thing post or comment there,
