@@ -900,7 +900,7 @@ describe('discovery engine', () => {
       // The phrase's last word names the thing; a noun implying the verb sends as the verb does.
       expect(first('use sendgrid to mail a password reset notice to jo@site.org')?.id).to.equal('sendgrid.email.send');
       expect(rank(builtin, 'mail this package to my sister in ohio', 5).candidates).to.deep.equal([]);
-      expect(first('email this pdf to bob@example.com')?.id).to.equal('google.gmail.send');
+      expect(first('email this report to bob@example.com')?.id).to.equal('google.gmail.send');
       expect(first('drop a line to dave@pals.org from my gmail saying thanks')?.id).to.equal('google.gmail.send');
       // A payment service opening the job is its verb; wiring money is a deed no task does.
       expect(rank(builtin, 'venmo jake 20 bucks', 5).candidates).to.deep.equal([]);
@@ -946,6 +946,16 @@ describe('discovery engine', () => {
       // A quote for work is no exchange rate; FX quotes still are.
       expect(rank(builtin, 'get a quote to fix my roof', 5).candidates).to.deep.equal([]);
       expect(first('latest fx quotes with base CHF')?.id).to.equal('frankfurter.currency.rates');
+    });
+
+    it('reads a question whether a place is open at some time, and a file the asker holds, as nothing a task knows', () => {
+      expect(rank(builtin, 'is the pharmacy open on sunday', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'is the post office on king st open now?', 5).candidates).to.deep.equal([]);
+      expect(first('which PRs are open on kubernetes/kubernetes')?.id).to.equal('github.pulls.list');
+      expect(rank(builtin, 'give me a summary of this pdf', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'email this pdf to bob@example.com', 5).candidates).to.deep.equal([]);
+      // Text in a file is what a text task works on.
+      expect(first('md5 of this file contents')?.id).to.equal('builtin.text.hash');
     });
 
     it('reads "check in" before a name as where, a verb before "which" as finding out, and "American" as a people\'s word', () => {

@@ -412,6 +412,21 @@ function booksWithOthers(all: JobWord[], position: number, knows: (word: JobWord
   return !placed;
 }
 
+/** Words after "open" or "closed" saying when: a question about opening hours. */
+const OPENING_TIMES = new Set(['now', 'today', 'tonight', 'tomorrow', 'late', 'until', 'till', '24h', '24/7', 'yet', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'weekends', 'christmas', 'easter']);
+
+/** Whether a yes-or-no question asks if a place is open or closed at some time ("is the pharmacy open on sunday"). */
+function asksOpeningHours(all: JobWord[]): boolean {
+  if (!['is', 'are', 'will'].includes(all[0]?.word ?? '')) return false;
+  return all.some((word, at) => (word.word === 'open' || word.word === 'closed') && [all[at + 1], all[at + 2]].some((next, offset) => !!next && OPENING_TIMES.has(next.word) && (offset === 0 || ['on', 'at', 'this'].includes(all[at + 1].word))));
+}
+
+/** Words before a file the asker holds, and the files ("this pdf", "the attached document"). */
+const HELD = new Set(['this', 'these', 'attached']);
+const FILES = new Set(['pdf', 'pdfs', 'file', 'files', 'document', 'documents', 'doc', 'docx', 'image', 'images', 'photo', 'photos', 'picture', 'pictures', 'video', 'audio', 'recording', 'screenshot', 'attachment', 'spreadsheet', 'scan', 'presentation']);
+/** Words after a file naming text in it, which a task may work on ("md5 of this file contents"). */
+const CONTENTS = new Set(['contents', 'content', 'text', 'string']);
+
 /** Determiners before a kind of thing rather than before words to say. */
 const KIND_DETERMINERS = new Set(['a', 'an', 'this', 'that', 'these', 'those']);
 
@@ -803,6 +818,10 @@ export function readJob(context: JobContext, text: string): Job {
   const counting = (listsOpen || all.some((_, at) => counts(all, at))) && terms.every((term) => term.role !== 'neutral');
   const asksToSee = !question && terms.every((term) => term.role !== 'action') && (counting || terms.some((term) => term.role === 'neutral' && verbIn(seeingVerbs, term.word)));
   const searches = terms.some((term) => verbIn(searchVerbs, term.word));
+  // "is the pharmacy open on sunday?", "are they open now": a place's opening hours, which no task knows.
+  if (asksOpeningHours(all)) elsewhere = true;
+  // "summarise this pdf", "the attached document": a file the asker holds, which no task receives.
+  if (all.some((word, at) => HELD.has(word.word) && FILES.has(all[at + 1]?.word ?? '') && !CONTENTS.has(all[at + 2]?.word ?? ''))) elsewhere = true;
   // A verb setting the scene ("I'm about to walk the dog, how windy is it") has no object the job seeks.
   return { terms, question, asksToSee, searches, sought: afterContext ? undefined : sought, gives, identifies, elsewhere };
 }
