@@ -861,6 +861,8 @@ describe('discovery engine', () => {
       expect(rank(builtin, 'I need a new GUID for my config file', 5).candidates.map((ranked) => ranked.task.id)).to.include('builtin.uuid.generate');
       expect(rank(builtin, 'silver price per ounce', 5).candidates).to.deep.equal([]);
       expect(rank(builtin, 'price of bitcoin in dollars', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'flight status of LH 400', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'train times from Leeds to York', 5).candidates).to.deep.equal([]);
       // A describing word, a word some task knows and the topic of a writing are not such things.
       expect(first('the going rate for euros')?.id).to.equal('frankfurter.currency.rates');
       expect(first("what's the capture rate of pikachu")?.id).to.equal('pokeapi.pokemon.species');

@@ -372,12 +372,13 @@ function writesOn(all: JobWord[], position: number): boolean {
   return !!after && WRITTEN_ON.has(after.word);
 }
 
-/** Words asking what a thing costs or is worth. */
-const PRICES = new Set(['price', 'prices', 'quote', 'quotes', 'value', 'worth', 'cost', 'rate', 'rates']);
+/** Words asking what a thing costs or is worth, or how it stands. */
+const PRICES = new Set(['price', 'prices', 'quote', 'quotes', 'value', 'worth', 'cost', 'rate', 'rates', 'status', 'times', 'timetable', 'schedule', 'score', 'scores']);
 
 /**
- * Whether a word no task knows is what a price is asked of ("bitcoin price", "the price of gold", "my mortgage
- * rate"): the catalog knows no such market. A describing word is not ("the going rate").
+ * Whether a word no task knows is what a price or a state is asked of ("bitcoin price", "the price of gold", "my
+ * mortgage rate", "flight status", "train times"): the catalog knows no such thing. A describing word is not
+ * ("the going rate").
  */
 function pricesUnknown(all: JobWord[], position: number): boolean {
   const word = all[position];
