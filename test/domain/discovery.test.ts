@@ -960,6 +960,15 @@ describe('discovery engine', () => {
       expect(first('md5 of this file contents')?.id).to.equal('builtin.text.hash');
     });
 
+    it('reads a verb\'s -s form after "that" as the job\'s verb only after a tool, and more words of ranking, Hacker News and counting', () => {
+      expect(readJob(builtin, 'list every country that pays in euros').terms.map((term) => term.role)).not.to.include('action');
+      expect(first('list every country that pays in euros')?.id).to.equal('restcountries.country.by_currency');
+      expect(first('grab the 10 highest ranked HN stories')?.id).to.equal('hacker-news.stories.top');
+      expect(first('most popular stories on ycombinator')?.id).to.equal('hacker-news.stories.top');
+      expect(first('star count and default branch of torvalds/linux')?.id).to.equal('github.repo.get');
+      expect(first('which currencies can u convert between?')?.id).to.equal('frankfurter.currency.list');
+    });
+
     it('reads "check in" before a name as where, a verb before "which" as finding out, and "American" as a people\'s word', () => {
       expect(first('check in Resend whether email 49a3999c-0ce1-4ea6-ab68-afcd6dc2e794 bounced')?.id).to.equal('resend.email.get');
       expect(first('verify which GitHub account this token belongs to')?.id).to.equal('github.user.get');

@@ -504,6 +504,9 @@ function invokesService(context: JobContext, all: JobWord[], position: number): 
   return all.slice(position + 1).some((word) => word.word === 'api' || word.word === 'endpoint');
 }
 
+/** Words for the tool a job asks for, which a relative clause then says what it does ("a tool that converts ..."). */
+const TOOLS = new Set(['tool', 'tools', 'something', 'function', 'endpoint', 'api', 'service', 'capability', 'task', 'action', 'one', 'anything', 'thing', 'way', 'skill', 'integration', 'method', 'command', 'script', 'bot', 'utility', 'helper']);
+
 /** Words after which a verb's -s form is a verb ("a tool that returns", "something which converts"). */
 const RELATIVE_SUBJECTS = new Set(['that', 'which', 'who']);
 
@@ -511,8 +514,10 @@ const RELATIVE_SUBJECTS = new Set(['that', 'which', 'who']);
 function relativeVerb(all: JobWord[], position: number): string | undefined {
   const word = all[position].word;
   if (!RELATIVE_SUBJECTS.has(all[position - 1]?.word ?? '') || !word.endsWith('s')) return undefined;
-  // "my brother asks which moves ...": after a verb of asking, "which" asks a question and a plural noun follows.
-  if (SAYING.has(all[position - 2]?.word ?? '')) return undefined;
+  // Only after a tool or a thing unnamed ("a tool that returns", "something which converts"): after a thing some
+  // task knows the verb describes it ("every country that pays in euros"), and after a verb of asking "which" asks
+  // a question ("asks which moves ...").
+  if (!TOOLS.has(all[position - 2]?.word ?? '')) return undefined;
   return [word.slice(0, -1), word.endsWith('es') ? word.slice(0, -2) : ''].find((base) => base && (actionVerbs.has(base) || neutralVerbs.has(base)));
 }
 
@@ -524,7 +529,7 @@ const OPEN_RESULT = new Set(OPEN_RESULT_VERBS);
 const ASKING_WHICH = new Set(['what', 'which', 'whose']);
 
 /** Words naming what is known about a thing: a verb right before one is that thing ("book info", "charge details"). */
-const DETAILS = new Set(['info', 'information', 'details', 'detail', 'data', 'metadata']);
+const DETAILS = new Set(['info', 'information', 'details', 'detail', 'data', 'metadata', 'count']);
 
 /** Before a verb, a word that leaves it in verb position: a stop word other than a determiner or preposition ("sorted by update"). */
 function opensVerb(previous: JobWord | undefined): boolean {
