@@ -967,6 +967,9 @@ describe('discovery engine', () => {
       expect(first('most popular stories on ycombinator')?.id).to.equal('hacker-news.stories.top');
       expect(first('star count and default branch of torvalds/linux')?.id).to.equal('github.repo.get');
       expect(first('which currencies can u convert between?')?.id).to.equal('frankfurter.currency.list');
+      expect(first('mint a unique identifier for the new row')?.id).to.equal('builtin.uuid.generate');
+      expect(first('unpack this base64 payload: aGVsbG8=')?.id).to.equal('builtin.base64.decode');
+      expect(first("remind me in my calendar about dad's birthday on 2026-03-02")?.id).to.equal('google.calendar.events.create');
     });
 
     it('reads "check in" before a name as where, a verb before "which" as finding out, and "American" as a people\'s word', () => {
