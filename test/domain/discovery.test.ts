@@ -958,6 +958,11 @@ describe('discovery engine', () => {
       expect(rank(builtin, 'email this pdf to bob@example.com', 5).candidates).to.deep.equal([]);
       // Text in a file is what a text task works on.
       expect(first('md5 of this file contents')?.id).to.equal('builtin.text.hash');
+      // The asker's whereabouts; "place" opening a command before a determiner is its verb.
+      expect(rank(builtin, 'where am I right now?', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'cheapest petrol near my current location', 5).candidates).to.deep.equal([]);
+      expect(first('coordinates of the place called Zermatt')?.id).to.match(/geocode\.search$/);
+      expect(rank(builtin, 'place a bet on the Lakers tonight', 5).candidates).to.deep.equal([]);
     });
 
     it('reads a verb\'s -s form after "that" as the job\'s verb only after a tool, and more words of ranking, Hacker News and counting', () => {

@@ -422,6 +422,21 @@ function asksOpeningHours(all: JobWord[]): boolean {
   return all.some((word, at) => (word.word === 'open' || word.word === 'closed') && [all[at + 1], all[at + 2]].some((next, offset) => !!next && OPENING_TIMES.has(next.word) && (offset === 0 || ['on', 'at', 'this'].includes(all[at + 1].word))));
 }
 
+/** Words for where someone is, and words that may stand between "my" and one ("my exact GPS location"). */
+const WHEREABOUTS = new Set(['location', 'position', 'whereabouts']);
+const WHEREABOUTS_DESCRIBED = new Set(['current', 'exact', 'precise', 'gps', 'live', 'present']);
+
+/** Whether the job asks where the asker is: "where am I", "my current location". */
+function asksWhereabouts(all: JobWord[]): boolean {
+  return all.some((word, at) => {
+    if (word.word === 'where' && all[at + 1]?.word === 'am' && all[at + 2]?.word === 'i') return true;
+    if (word.word !== 'my') return false;
+    let next = at + 1;
+    while (WHEREABOUTS_DESCRIBED.has(all[next]?.word ?? '')) next += 1;
+    return WHEREABOUTS.has(all[next]?.word ?? '');
+  });
+}
+
 /** Words before a file the asker holds, and the files ("this pdf", "the attached document"). */
 const HELD = new Set(['this', 'these', 'attached']);
 const FILES = new Set(['pdf', 'pdfs', 'file', 'files', 'document', 'documents', 'doc', 'docx', 'image', 'images', 'photo', 'photos', 'picture', 'pictures', 'video', 'audio', 'recording', 'screenshot', 'attachment', 'spreadsheet', 'scan', 'presentation']);
@@ -826,6 +841,8 @@ export function readJob(context: JobContext, text: string): Job {
   const searches = terms.some((term) => verbIn(searchVerbs, term.word));
   // "is the pharmacy open on sunday?", "are they open now": a place's opening hours, which no task knows.
   if (asksOpeningHours(all)) elsewhere = true;
+  // "where am I", "my current location": the asker's whereabouts, which no task knows.
+  if (asksWhereabouts(all)) elsewhere = true;
   // "summarise this pdf", "the attached document": a file the asker holds, which no task receives.
   if (all.some((word, at) => HELD.has(word.word) && FILES.has(all[at + 1]?.word ?? '') && !CONTENTS.has(all[at + 2]?.word ?? ''))) elsewhere = true;
   // A verb setting the scene ("I'm about to walk the dog, how windy is it") has no object the job seeks.

@@ -159,7 +159,7 @@ export const WRITTEN_DEEDS = ['post', 'comment'];
  * Nouns that are a command's verb when they open it before a determiner ("issue a payout", "issue a refund"):
  * elsewhere they name a thing ("reply to issue #42").
  */
-export const OPENING_VERBS = ['issue'];
+export const OPENING_VERBS = ['issue', 'place'];
 
 /**
  * Verbs whose object is the thing they make ("create a repository", "add a row"): a task doing the job names
