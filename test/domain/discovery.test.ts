@@ -977,6 +977,14 @@ describe('discovery engine', () => {
       expect(first("remind me in my calendar about dad's birthday on 2026-03-02")?.id).to.equal('google.calendar.events.create');
     });
 
+    it('reads a job in capitals as shouted, shell shorthand as deeds, and a verb right after a provider opening the job as its deed', () => {
+      expect(first('WHAT IS THE WEATHER IN PARIS RIGHT NOW')?.id).to.match(/weather\.current$/);
+      expect(rank(builtin, 'GH: del repo old-scripts', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'gh issue edit 42 --repo acme/cli --add-assignee alice', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'github merge pull request 88 in octo-org/widgets', 5).candidates).to.deep.equal([]);
+      expect(first('stripe refund ch_123 please')?.id).to.equal('stripe.refunds.create');
+    });
+
     it('reads "check in" before a name as where, a verb before "which" as finding out, and "American" as a people\'s word', () => {
       expect(first('check in Resend whether email 49a3999c-0ce1-4ea6-ab68-afcd6dc2e794 bounced')?.id).to.equal('resend.email.get');
       expect(first('verify which GitHub account this token belongs to')?.id).to.equal('github.user.get');

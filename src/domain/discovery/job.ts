@@ -706,6 +706,7 @@ export function readJob(context: JobContext, text: string): Job {
       if (!(verb.role === 'action' && !verb.object && verbIn(makingVerbs, verb.word) && whose)) verb = undefined;
     }
   };
+  const providerOpens = !!all[start] && alternativesOf(context, all[start].stem).some(({ term }) => context.providerNames.has(term));
   /** Writing verbs putting words on or in a thing. */
   const writing: JobTerm[] = [];
   if (implied) {
@@ -802,7 +803,10 @@ export function readJob(context: JobContext, text: string): Job {
     // The topic of a thing names what to look for: "news about the chip export restrictions" asks to export nothing.
     // "its region and calling code", "a reading list": inside a job, a verb's -ing form before a known thing describes it.
     const describingThing = position > start && current.word.endsWith('ing') && !neutralVerbs.has(current.word) && describesNext(position);
-    let role = current.parameter || (inTopic && topicOfThing) || describingThing ? 'object' : current === opener && !nounOpeners.has(implied!.means) ? 'neutral' : roleOf(current.word, previous, all[position + 1], question);
+    // "github merge pull request 88", "gh issue edit 42", "stripe invoices create ...": after a provider's name
+    // opening the job, as on a command line, a verb among its next two words is the deed.
+    const commandLine = position - start <= 2 && position > start && providerOpens && verbIn(actionVerbs, current.word) && !describesPlural(all, position);
+    let role = commandLine ? 'action' : current.parameter || (inTopic && topicOfThing) || describingThing ? 'object' : current === opener && !nounOpeners.has(implied!.means) ? 'neutral' : roleOf(current.word, previous, all[position + 1], question);
     if (opening && !question && role === 'object' && alternatives.length === 0 && !current.nameLike && !toldPast(current.word) && takesObject(position)) role = 'action';
     if (opening && !question && openingVerbs.has(current.word) && leadsObject.has(all[position + 1]?.word ?? '')) role = 'action';
     // "call OWM for the week's predictions", "invoke the weather API": calling a service or an API asks for what it gives.

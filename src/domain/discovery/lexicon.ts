@@ -86,7 +86,9 @@ export const ACTION_VERBS = [
   'apply', 'enroll', 'enrol', 'donate', 'bet', 'vote', 'deliver', 'ship', 'collect',
   'fly', 'travel', 'ride', 'hail', 'meditate', 'teach', 'sing', 'dance',
   'log', 'shop', 'dye', 'shave', 'rebook', 'reschedule', 'checkout',
-  'refill', 'dial', 'stream', 'scan', 'fax', 'wire', 'sew', 'knit', 'identify', 'recognize', 'recognise', 'diagnose', 'reverse', 'evolve',
+  'refill', 'dial', 'stream', 'scan', 'fax', 'wire',
+  // Shell shorthand for deleting, moving and copying.
+  'del', 'rm', 'mv', 'cp', 'sew', 'knit', 'identify', 'recognize', 'recognise', 'diagnose', 'reverse', 'evolve',
   // Deeds on accounts and systems: enabling, granting, scaling or undoing something.
   'enable', 'disable', 'activate', 'deactivate', 'kick', 'ban', 'unban', 'upvote', 'downvote', 'retweet', 'scale',
   'provision', 'rollback', 'revert', 'rotate', 'revoke', 'grant', 'upgrade', 'downgrade', 'migrate', 'backup', 'restore',

@@ -152,7 +152,9 @@ export function jobWords(job: string): JobWord[] {
   const result: JobWord[] = [];
   const signs: string[] = [];
   let sentenceStart = true;
-  const chunks = job.normalize('NFKC').replace(QUOTED, ' . ').split(/\s+/u).filter(Boolean);
+  // A job written all in capitals ("FREEZE MY CREDIT CARD") is shouted, not a run of names and acronyms.
+  const shouted = !/\p{Ll}/u.test(job) && (job.match(/\p{Lu}{2,}/gu)?.length ?? 0) >= 3;
+  const chunks = (shouted ? job.toLowerCase() : job).normalize('NFKC').replace(QUOTED, ' . ').split(/\s+/u).filter(Boolean);
   for (const [position, chunk] of chunks.entries()) {
     const literalChunk = LITERAL_CHUNK.test(chunk);
     const slashed = SLASHED_WORDS.test(chunk) ? { slashed: position } : {};
