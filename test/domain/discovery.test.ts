@@ -985,6 +985,16 @@ describe('discovery engine', () => {
       expect(first('stripe refund ch_123 please')?.id).to.equal('stripe.refunds.create');
     });
 
+    it('reads who wants the job, what the asker is making and sentences setting the scene as no part of the job', () => {
+      expect(first('She wants the full text of Hacker News comment 39122155')?.id).to.equal('hacker-news.item.get');
+      expect(first("I'm making a study planner. Which Google calendars do I have?")?.id).to.equal('google.calendar.calendars.list');
+      expect(first('Finished our sprint planning. Please show the open issues in acme/api')?.id).to.equal('github.issues.list');
+      expect(first("My grandson says there's a book with the number 978-0-06-112008-4 on the back. Which book is that?")?.id).to.equal('openlibrary.books.by_isbn');
+      // A clause of the asker's own deed before a comma leads into the request.
+      expect(first('Before I plan my commute, can you give me the forecast for Leeds?')?.id).to.match(/weather\.forecast$/);
+      expect(first('give me the rundown on Kenya as a country: currency, languages')?.id).to.equal('restcountries.country.by_name');
+    });
+
     it('reads "check in" before a name as where, a verb before "which" as finding out, and "American" as a people\'s word', () => {
       expect(first('check in Resend whether email 49a3999c-0ce1-4ea6-ab68-afcd6dc2e794 bounced')?.id).to.equal('resend.email.get');
       expect(first('verify which GitHub account this token belongs to')?.id).to.equal('github.user.get');

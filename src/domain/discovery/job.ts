@@ -706,6 +706,8 @@ export function readJob(context: JobContext, text: string): Job {
       if (!(verb.role === 'action' && !verb.object && verbIn(makingVerbs, verb.word) && whose)) verb = undefined;
     }
   };
+  /** Where the job's last sentence starts: earlier sentences may only set the scene. */
+  const lastSentence = all.findLastIndex((word, at) => word.ends === '.' && at < all.length - 1) + 1;
   const providerOpens = !!all[start] && alternativesOf(context, all[start].stem).some(({ term }) => context.providerNames.has(term));
   /** Writing verbs putting words on or in a thing. */
   const writing: JobTerm[] = [];
@@ -723,6 +725,13 @@ export function readJob(context: JobContext, text: string): Job {
     // "get the 20 latest HN submissions to scan for mentions of our product", "... before calling the weather API":
     // after a command and its object, what the caller does next is no part of the job.
     // A clause of the asker's own deed ends the job once it has said what it is about ("the title of 978-1-4028-9462-6 before I buy it").
+    // "Before I plan tomorrow's commute, can you give me the forecast": a clause of the asker's own deed before a
+    // comma leads into the request; it is passed over.
+    const leadIn = !question && ownDeedAt(all, position) ? all.findIndex((word, at) => at > position && word.ends === ',') : -1;
+    if (leadIn > 0 && leadIn < all.length - 1) {
+      position = leadIn;
+      continue;
+    }
     if (!question && purposeAt(all, position, knows) && terms.some((term, at) => (term.role === 'neutral' || term.role === 'action' || ownDeedAt(all, position)) && terms.slice(at).some((other) => other.role === 'object'))) break;
     if (position === start && start > 0) {
       // What a label or preface said is no verb's object, and the command's first word opens it.
@@ -753,6 +762,11 @@ export function readJob(context: JobContext, text: string): Job {
       continue;
     }
     const phrase = phraseAt(context.vocabulary, stems, position);
+    // "..., can you give me the forecast": opening a clause, "can you" only asks politely.
+    if (phrase && current.word === 'can' && (!previous || !!previous.ends || politeOpeners.has(previous.word))) {
+      position += phrase.length - 1;
+      continue;
+    }
     if (phrase) {
       const words = all.slice(position, position + phrase.length).map((word) => word.word);
       const role = roleOf(words[0], previous, all[position + phrase.length], question) === 'action' ? 'action' : 'object';
@@ -766,7 +780,8 @@ export function readJob(context: JobContext, text: string): Job {
     if (current.literal || stopWords.has(current.word) || current.word.length === 1) continue;
     // "I'm writing a travel piece, ...", "we're booking an invoice and ...", "the stack trace I send you": what the
     // asker is doing sets the scene or says what a thing is.
-    if (NARRATING.has(previous?.word ?? '') && verbIn(actionVerbs, current.word) && (current.word.endsWith('ing') || describedThing(all[position - 2]))) continue;
+    const narrated = verbIn(actionVerbs, current.word) || (verbIn(neutralVerbs, current.word) && !verbIn(seeingVerbs, current.word));
+    if (NARRATING.has(previous?.word ?? '') && narrated && (current.word.endsWith('ing') || describedThing(all[position - 2]))) continue;
     // "my repos" asks for the asker's own (a task titled "List my GitHub repositories"); "the issues in my repo" only says where.
     if (current.word === 'my' && inPrepositionalPhrase(all, position)) continue;
     // "open bugs", "open pull requests": describing what is listed, not asking to open (create) one.
@@ -790,7 +805,8 @@ export function readJob(context: JobContext, text: string): Job {
     if (alternatives.length === 0 && current.stem.length >= FUZZY_MIN_LENGTH && !inTopic) alternatives = context.similar(current.stem).map((term) => ({ term, weight: FUZZY_WEIGHT }));
     // "what's my heart rate", "file my tax return": the asker's own thing of a kind no task knows, named as what the
     // job is about (not where it looks, "for my config file"), is kept somewhere the catalog does not reach.
-    if (alternatives.length === 0 && owned && !current.nameLike && !namesProvider && !DESCRIBING.test(current.word) && describesNext(position) && !modifiers.has(all[position + 1].word) && !inPrepositionalPhrase(all, position)) elsewhere = true;
+    // Not someone who speaks ("my grandson says ..."), nor a sentence setting the scene before the request.
+    if (alternatives.length === 0 && owned && !current.nameLike && !namesProvider && !DESCRIBING.test(current.word) && describesNext(position) && !modifiers.has(all[position + 1].word) && !SAYING.has(all[position + 1].word) && !inPrepositionalPhrase(all, position) && position >= lastSentence) elsewhere = true;
     // "the interest rate on my mortgage", "the contacts in my phone": where the job looks is a thing no task knows.
     if (alternatives.length === 0 && owned && PLACES.has(all[position - 2]?.word ?? '')) elsewhere = true;
     // A verb opening a command that means another verb ("raise a ticket", "ping the team") says only the deed.
