@@ -995,6 +995,13 @@ describe('discovery engine', () => {
       expect(first('give me the rundown on Kenya as a country: currency, languages')?.id).to.equal('restcountries.country.by_name');
     });
 
+    it('reads a past participle after someone wanting a thing as the deed wanted done, not when it dates or names the thing', () => {
+      expect(rank(builtin, 'my manager wants our Stripe payout schedule changed to weekly', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'please have @mark removed from our Slack workspace', 5).candidates).to.deep.equal([]);
+      expect(readJob(builtin, 'I want the emails sent yesterday from my gmail').terms.map((term) => term.role)).not.to.include('action');
+      expect(first("need facts about the nation called 'Uruguay'")?.id).to.equal('restcountries.country.by_name');
+    });
+
     it('reads "check in" before a name as where, a verb before "which" as finding out, and "American" as a people\'s word', () => {
       expect(first('check in Resend whether email 49a3999c-0ce1-4ea6-ab68-afcd6dc2e794 bounced')?.id).to.equal('resend.email.get');
       expect(first('verify which GitHub account this token belongs to')?.id).to.equal('github.user.get');

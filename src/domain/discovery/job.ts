@@ -422,6 +422,35 @@ function asksOpeningHours(all: JobWord[]): boolean {
   return all.some((word, at) => (word.word === 'open' || word.word === 'closed') && [all[at + 1], all[at + 2]].some((next, offset) => !!next && OPENING_TIMES.has(next.word) && (offset === 0 || ['on', 'at', 'this'].includes(all[at + 1].word))));
 }
 
+/** Verbs after which a thing and a past participle say what is wanted done ("wants his flight upgraded"). */
+const CAUSATIVES = new Set(['want', 'wants', 'need', 'needs', 'have', 'get', 'got']);
+/** Participles naming a thing ("the nation called 'Uruguay'"), not a deed done to it. */
+const NAMING = new Set(['called', 'named', 'titled', 'labelled', 'labeled', 'tagged']);
+/** Words after a participle that date what happened to a thing ("the emails sent yesterday"): it describes them. */
+const DATING = new Set(['yesterday', 'today', 'last', 'this', 'since', 'before', 'after', 'on', 'in', 'during', 'recently', 'earlier', 'lately', 'by']);
+
+/** The action verb of a past participle ("closed", "deleted", "archived", "transferred"), when it is one. */
+function pastOf(word: string): string | undefined {
+  if (!word.endsWith('ed')) return undefined;
+  const base = word.slice(0, -2);
+  return [base, `${base}e`, base.at(-1) === base.at(-2) ? base.slice(0, -1) : '', word.endsWith('ied') ? `${word.slice(0, -3)}y` : ''].find((verb) => verb && actionVerbs.has(verb));
+}
+
+/**
+ * The deed a past participle says is wanted done: after a causative verb and the thing, with no verb between
+ * ("wants our Stripe payout schedule changed", "get our repo transferred"), not followed by a date.
+ */
+function causedDeed(all: JobWord[], position: number): string | undefined {
+  const deed = pastOf(all[position].word);
+  if (!deed || NAMING.has(all[position].word) || DATING.has(all[position + 1]?.word ?? '')) return undefined;
+  for (let at = position - 2; at >= Math.max(0, position - 8); at -= 1) {
+    const word = all[at].word;
+    if (CAUSATIVES.has(word)) return deed;
+    if (verbIn(actionVerbs, word) || verbIn(neutralVerbs, word) || all[at].ends) return undefined;
+  }
+  return undefined;
+}
+
 /** Words for where someone is, and words that may stand between "my" and one ("my exact GPS location"). */
 const WHEREABOUTS = new Set(['location', 'position', 'whereabouts']);
 const WHEREABOUTS_DESCRIBED = new Set(['current', 'exact', 'precise', 'gps', 'live', 'present']);
@@ -822,6 +851,13 @@ export function readJob(context: JobContext, text: string): Job {
     // "github merge pull request 88", "gh issue edit 42", "stripe invoices create ...": after a provider's name
     // opening the job, as on a command line, a verb among its next two words is the deed.
     const commandLine = position - start <= 2 && position > start && providerOpens && verbIn(actionVerbs, current.word) && !describesPlural(all, position);
+    // "My boss wants his flight upgraded to business class", "have @mark removed from Slack": the deed said as what
+    // someone wants done.
+    const caused = question ? undefined : causedDeed(all, position);
+    if (caused) {
+      place(current.stem, { word: caused, role: 'action', alternatives: alternativesOf(context, stem(caused)) }, position);
+      continue;
+    }
     let role = commandLine ? 'action' : current.parameter || (inTopic && topicOfThing) || describingThing ? 'object' : current === opener && !nounOpeners.has(implied!.means) ? 'neutral' : roleOf(current.word, previous, all[position + 1], question);
     if (opening && !question && role === 'object' && alternatives.length === 0 && !current.nameLike && !toldPast(current.word) && takesObject(position)) role = 'action';
     if (opening && !question && openingVerbs.has(current.word) && leadsObject.has(all[position + 1]?.word ?? '')) role = 'action';
