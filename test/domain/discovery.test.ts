@@ -1002,6 +1002,14 @@ describe('discovery engine', () => {
       expect(first("need facts about the nation called 'Uruguay'")?.id).to.equal('restcountries.country.by_name');
     });
 
+    it('reads chat interjections as no words, and a verb after an emoji as opening the sentence', () => {
+      expect(rank(builtin, 'lol set an alarm for 6am tmrw', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, '🚗 Rent a car in Faro from 2 to 9 August', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'yo can u hide that story from my hacker news feed', 5).candidates).to.deep.equal([]);
+      expect(first('lol whats the weather in paris')?.id).to.match(/weather\.current$/);
+      expect(first("🎉 Post 'we shipped!' in #general on slack")?.id).to.equal('slack.chat.post');
+    });
+
     it('reads "check in" before a name as where, a verb before "which" as finding out, and "American" as a people\'s word', () => {
       expect(first('check in Resend whether email 49a3999c-0ce1-4ea6-ab68-afcd6dc2e794 bounced')?.id).to.equal('resend.email.get');
       expect(first('verify which GitHub account this token belongs to')?.id).to.equal('github.user.get');

@@ -476,7 +476,7 @@ const CONTENTS = new Set(['contents', 'content', 'text', 'string']);
 const KIND_DETERMINERS = new Set(['a', 'an', 'this', 'that', 'these', 'those']);
 
 /** Verbs whose object is the thing made or sent: "send an sms", "create a linear issue". */
-const SENDING = new Set(['send', 'create', 'add', 'post', 'make', 'generate', 'insert']);
+const SENDING = new Set(['send', 'create', 'add', 'post', 'make', 'generate', 'insert', 'set']);
 
 /**
  * Whether the thing a sending or creating verb makes is named by a word no task knows, last of its phrase ("send

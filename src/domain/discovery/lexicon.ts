@@ -4,6 +4,9 @@
  * through its tasks' text and its `synonyms`, never through these lists.
  */
 
+/** Chat interjections ("lol set an alarm", "yo can u ..."): they carry no job. */
+export const INTERJECTIONS = ['lol', 'yo', 'omg', 'btw', 'fyi', 'haha', 'hmm', 'um', 'umm', 'uh', 'thx', 'ty', 'tbh', 'idk', 'pls', 'plz'];
+
 /** Dropped before ranking: articles, pronouns, auxiliaries, prepositions, conjunctions, politeness. */
 export const STOP_WORDS = [
   'a', 'an', 'the', 'this', 'that', 'these', 'those', 'some', 'any', 'all', 'every', 'each', 'such',
@@ -11,7 +14,7 @@ export const STOP_WORDS = [
   'she', 'her', 'hers', 'it', 'its', 'they', 'them', 'their', 'theirs', 'someone', 'something', 'anything', 'everything', 'whatever', 'whichever',
   'be', 'am', 'is', 'are', 'was', 'were', 'been', 'being', 'do', 'does', 'did', 'done', 'doing', 'have', 'has',
   'had', 'having', 'will', 'would', 'shall', 'should', 'can', 'could', 'may', 'might', 'must', 'going', 'gonna',
-  'let', 'lets', 'please', 'pls', 'kindly', 'thanks', 'thank', 'hey', 'hi', 'hello', 'ok', 'okay',
+  'let', 'lets', 'please', 'kindly', 'thanks', 'thank', 'hey', 'hi', 'hello', 'ok', 'okay', ...INTERJECTIONS,
   'want', 'wants', 'wanted', 'wanna', 'need', 'needs', 'needed', 'like', 'love', 'wish', 'try', 'help', 'able',
   'what', 'whats', 'wat', 'wats', 'wot', 'which', 'who', 'whom', 'whose', 'when', 'where', 'why', 'how', 'whether',
   'to', 'of', 'in', 'on', 'at', 'by', 'for', 'from', 'with', 'without', 'about', 'into', 'onto', 'over',
@@ -87,6 +90,7 @@ export const ACTION_VERBS = [
   'fly', 'travel', 'ride', 'hail', 'meditate', 'teach', 'sing', 'dance',
   'log', 'shop', 'dye', 'shave', 'rebook', 'reschedule', 'checkout',
   'refill', 'dial', 'stream', 'scan', 'fax', 'wire',
+  'hide', 'unhide',
   // Shell shorthand for deleting, moving and copying.
   'del', 'rm', 'mv', 'cp', 'sew', 'knit', 'identify', 'recognize', 'recognise', 'diagnose', 'reverse', 'evolve',
   // Deeds on accounts and systems: enabling, granting, scaling or undoing something.
@@ -176,7 +180,7 @@ export const ASKERS = ['me', 'us'];
 export const GIVING_VERBS = ['send', 'forward', 'share'];
 
 /** Words a command may open with before its verb ("please", "can you", "hey,"). */
-export const POLITE_OPENERS = ['please', 'pls', 'kindly', 'can', 'could', 'would', 'will', 'you', 'hey', 'hi', 'ok', 'okay', 'just', 'now', 'go', 'and', 'then'];
+export const POLITE_OPENERS = ['please', 'pls', 'plz', 'kindly', 'can', 'could', 'would', 'will', 'you', 'hey', 'hi', 'ok', 'okay', 'just', 'now', 'go', 'and', 'then', ...INTERJECTIONS];
 
 /**
  * Words that, opening a command, mean another verb: nouns used as verbs ("email my boss the report" asks

@@ -161,7 +161,8 @@ export function jobWords(job: string): JobWord[] {
     // An identifier such as cus_9 or 9am is a name as a whole, not two words; so is a brand written with a capital
     // inside it ("eBay", "iPhone"), even opening a sentence.
     const nameLike = (/^[^\p{L}\p{N}]*\p{Lu}/u.test(chunk) && !sentenceStart) || /\p{N}/u.test(chunk) || /^[^\p{L}\p{N}]*\p{Ll}+\p{Lu}/u.test(chunk);
-    sentenceStart = SENTENCE_END.test(chunk);
+    // An emoji or other chunk without letters or digits ("🚗 Rent a car") neither ends nor begins a sentence.
+    if (/[\p{L}\p{N}]/u.test(chunk)) sentenceStart = SENTENCE_END.test(chunk);
     // "limit=50", "code=JP", "start=2020-03-01": a parameter's name is a word, its value an argument naming no record.
     const setting = chunk.match(SETTING);
     if (setting) {
