@@ -1010,6 +1010,15 @@ describe('discovery engine', () => {
       expect(first("🎉 Post 'we shipped!' in #general on slack")?.id).to.equal('slack.chat.post');
     });
 
+    it('reads greetings, words of address and what is told after "know that" as no part of the job', () => {
+      expect(first('Hello! Would you kindly let everyone in our #general Slack channel know that the office will close early on Friday?')?.id).to.equal('slack.chat.post');
+      expect(first("Good evening. Could you explain what the word 'peripatetic' means?")?.id).to.equal('dictionaryapi.word.define');
+      expect(first('Dear assistant, a colleague asked whether email 4ef9a417-02e9-4d39-ad75-9611e0fcc33c sent through Resend bounced. Could you look up its delivery status?')?.id).to.equal('resend.email.get');
+      // Someone's thing in a job naming a catalog provider is a record there; elsewhere it is not.
+      expect(first('Would you put my doctor\'s appointment into my Google calendar on Tuesday at 10:15?')?.id).to.equal('google.calendar.events.create');
+      expect(rank(builtin, "what's my laptop's time zone", 5).candidates).to.deep.equal([]);
+    });
+
     it('reads "check in" before a name as where, a verb before "which" as finding out, and "American" as a people\'s word', () => {
       expect(first('check in Resend whether email 49a3999c-0ce1-4ea6-ab68-afcd6dc2e794 bounced')?.id).to.equal('resend.email.get');
       expect(first('verify which GitHub account this token belongs to')?.id).to.equal('github.user.get');

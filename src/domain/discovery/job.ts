@@ -451,6 +451,11 @@ function causedDeed(all: JobWord[], position: number): string | undefined {
   return undefined;
 }
 
+/** Times of day after "good" in a greeting. */
+const GREETED = new Set(['morning', 'afternoon', 'evening', 'day', 'night']);
+/** Verbs of telling: "that" after one opens what is told ("let them know that ...", "tell the team that ..."). */
+const TELLING = new Set(['know', 'tell', 'notify', 'inform', 'remind', 'say', 'warn', 'announce']);
+
 /** Words for where someone is, and words that may stand between "my" and one ("my exact GPS location"). */
 const WHEREABOUTS = new Set(['location', 'position', 'whereabouts']);
 const WHEREABOUTS_DESCRIBED = new Set(['current', 'exact', 'precise', 'gps', 'live', 'present']);
@@ -689,7 +694,8 @@ export function readJob(context: JobContext, text: string): Job {
    */
   const takesObject = (position: number) => {
     const [next, after] = [all[position + 1], all[position + 2]];
-    if (!next) return false;
+    // "Dear assistant, a colleague asked ...": before a comma it is a word of address, not a verb.
+    if (!next || all[position].ends) return false;
     if (leadsObject.has(next.word)) return true;
     // Only the command's very first word is read as its verb this way.
     if (position !== all.findIndex((word, at) => at >= start && !politeOpeners.has(word.word)) || next.literal) return false;
@@ -806,7 +812,14 @@ export function readJob(context: JobContext, text: string): Job {
       position += phrase.length - 1;
       continue;
     }
+    // "let everyone know that the office will close early": after a verb of telling and "that" comes what is told.
+    if (current.word === 'that' && all.slice(Math.max(0, position - 3), position).some((word) => TELLING.has(word.word)) && terms.length > 0) break;
     if (current.literal || stopWords.has(current.word) || current.word.length === 1) continue;
+    // "Good evening.", "good morning team": a greeting.
+    if (current.word === 'good' && GREETED.has(all[position + 1]?.word ?? '')) {
+      position += 1;
+      continue;
+    }
     // "I'm writing a travel piece, ...", "we're booking an invoice and ...", "the stack trace I send you": what the
     // asker is doing sets the scene or says what a thing is.
     const narrated = verbIn(actionVerbs, current.word) || (verbIn(neutralVerbs, current.word) && !verbIn(seeingVerbs, current.word));
@@ -830,7 +843,7 @@ export function readJob(context: JobContext, text: string): Job {
     const owned = OWNERS.has(all[position - 1]?.word ?? '');
     if (current.nameLike && !context.titles.has(current.stem) && owned && !namesProvider) elsewhere ||= namesOtherService(all, position, knows);
     // "my laptop's time zone": the thing asked about belongs to something no task knows.
-    if (alternatives.length === 0 && current.possessive && owned) elsewhere = true;
+    if (alternatives.length === 0 && current.possessive && owned && !namesProvider) elsewhere = true;
     if (alternatives.length === 0 && current.stem.length >= FUZZY_MIN_LENGTH && !inTopic) alternatives = context.similar(current.stem).map((term) => ({ term, weight: FUZZY_WEIGHT }));
     // "what's my heart rate", "file my tax return": the asker's own thing of a kind no task knows, named as what the
     // job is about (not where it looks, "for my config file"), is kept somewhere the catalog does not reach.
