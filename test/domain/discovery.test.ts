@@ -1019,6 +1019,15 @@ describe('discovery engine', () => {
       expect(rank(builtin, "what's my laptop's time zone", 5).candidates).to.deep.equal([]);
     });
 
+    it('reads what is going on and what the asker does with the answer as no part of the job', () => {
+      expect(first('need the rain outlook for Rotterdam this week, trucks are loading outdoors on Thursday')?.id).to.match(/weather\.forecast$/);
+      expect(first('check our outbound IP so ops can add it to the firewall allowlist')?.id).to.equal('ipify.ip.public');
+      expect(first('book details for isbn 978-1-4028-9462-6 please, adding it to our inventory')?.id).to.equal('openlibrary.books.by_isbn');
+      // A month after "through" is a date, not a service.
+      expect(first('chart data: GBP vs JPY for every day of Q4 2023 (Oct through Dec)')?.id).to.equal('frankfurter.currency.timeseries');
+      expect(first('add a thumbsup to the slack message in #general at ts 1700000000.123456')?.id).to.equal('slack.reactions.add');
+    });
+
     it('reads "check in" before a name as where, a verb before "which" as finding out, and "American" as a people\'s word', () => {
       expect(first('check in Resend whether email 49a3999c-0ce1-4ea6-ab68-afcd6dc2e794 bounced')?.id).to.equal('resend.email.get');
       expect(first('verify which GitHub account this token belongs to')?.id).to.equal('github.user.get');

@@ -141,7 +141,7 @@ const OWNERS = new Set(['my', 'our', 'your', 'their', 'his', 'her']);
  */
 function namesOtherService(all: JobWord[], position: number, knows: (word: JobWord) => boolean): boolean {
   const [previous, current, next] = [all[position - 1], all[position], all[position + 1]];
-  if (!previous || /\p{N}/u.test(current.word) || DEMONYM.test(current.word)) return false;
+  if (!previous || /\p{N}/u.test(current.word) || DEMONYM.test(current.word) || current.given) return false;
   // "our Mumbai team", "my London office": a name before a group of people or a place of work is where they are.
   if (GROUPS.has(next?.word ?? '')) return false;
   // "search Reddit for posts", "search my OneDrive for the budget": where a search verb looks.
@@ -388,6 +388,9 @@ function pricesUnknown(all: JobWord[], position: number): boolean {
   return PRICES.has(all[position + 1]?.word ?? '') || (all[position - 1]?.word === 'of' && PRICES.has(all[position - 2]?.word ?? ''));
 }
 
+/** Words before a verb's -ing form that say what is going on ("trucks are loading"). */
+const PROGRESSIVE = new Set(['is', 'are', 'was', 'were', 'be', 'been']);
+
 /** Words before a verb's -ing form that tell what the asker is doing ("I'm writing", "we are booking"). */
 const NARRATING = new Set(['i', 'im', 'we', 'am']);
 
@@ -512,6 +515,9 @@ const OBJECT_PRONOUNS = new Set(['it', 'them', 'him', 'her', 'me', 'us']);
 /** Words before the form a thing is wanted in ("to base64", "into a slug"). */
 const INTO = new Set(['to', 'into', 'as']);
 
+/** Verbs saying someone then can or will do something ("so ops can add it"). */
+const MODALS = new Set(['can', 'could', 'will', 'would', 'may', 'might']);
+
 /** Pronouns opening a clause of the asker's own deed ("before I buy it", "after we deploy"). */
 const SUBJECTS = new Set(['i', 'we', 'you', 'they']);
 
@@ -521,7 +527,9 @@ const SUBJECTS = new Set(['i', 'we', 'you', 'they']);
  */
 function ownDeedAt(all: JobWord[], position: number): boolean {
   const [current, next] = [all[position].word, all[position + 1]?.word ?? ''];
-  return (current === 'so' && (SUBJECTS.has(next) || next === 'that')) || ((current === 'before' || current === 'after') && SUBJECTS.has(next));
+  // "so ops can add it": anyone who then can or will do something.
+  const then = all[position + 2]?.word ?? '';
+  return (current === 'so' && (SUBJECTS.has(next) || next === 'that' || MODALS.has(then))) || ((current === 'before' || current === 'after') && SUBJECTS.has(next));
 }
 
 /** Words opening what a caller does with a job's result: "to scan ...", "before calling ...", "so I can ...". */
@@ -824,6 +832,10 @@ export function readJob(context: JobContext, text: string): Job {
     // asker is doing sets the scene or says what a thing is.
     const narrated = verbIn(actionVerbs, current.word) || (verbIn(neutralVerbs, current.word) && !verbIn(seeingVerbs, current.word));
     if (NARRATING.has(previous?.word ?? '') && narrated && (current.word.endsWith('ing') || describedThing(all[position - 2]))) continue;
+    // "trucks are loading outdoors", "..., adding it to our shop inventory": what is going on, or what the asker does
+    // with the answer, said by a verb's -ing form after "is"/"are" or opening a clause after the request.
+    const going = PROGRESSIVE.has(previous?.word ?? '') ? verbIn(actionVerbs, current.word) || verbIn(neutralVerbs, current.word) : !!previous?.ends && terms.some((term) => term.role === 'object') && narrated;
+    if (current.word.endsWith('ing') && going) continue;
     // "my repos" asks for the asker's own (a task titled "List my GitHub repositories"); "the issues in my repo" only says where.
     if (current.word === 'my' && inPrepositionalPhrase(all, position)) continue;
     // "open bugs", "open pull requests": describing what is listed, not asking to open (create) one.
