@@ -1026,6 +1026,10 @@ describe('discovery engine', () => {
       // A month after "through" is a date, not a service.
       expect(first('chart data: GBP vs JPY for every day of Q4 2023 (Oct through Dec)')?.id).to.equal('frankfurter.currency.timeseries');
       expect(first('add a thumbsup to the slack message in #general at ts 1700000000.123456')?.id).to.equal('slack.reactions.add');
+      // A word no task knows before a known one describes the thing made; a possessive says whose.
+      expect(readJob(builtin, 'create a brand new GitHub repository called dotfiles').terms[0].thing?.word).to.equal('repository');
+      expect(rank(builtin, 'create a brand new GitHub repository called dotfiles', 5).candidates).to.deep.equal([]);
+      expect(first("add mum's birthday to my google calendar on 12 may")?.id).to.equal('google.calendar.events.create');
     });
 
     it('reads "check in" before a name as where, a verb before "which" as finding out, and "American" as a people\'s word', () => {

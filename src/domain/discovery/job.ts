@@ -726,8 +726,13 @@ export function readJob(context: JobContext, text: string): Job {
       if (goesOn && term.alternatives.length > 0 && !PARTICIPLE.test(term.word)) {
         creating.verb.thing = term;
         creating.end = to;
+      } else if (goesOn && term.alternatives.length === 0 && !all[from].possessive && describesNext(from)) {
+        // "a brand new GitHub repository": a word no task knows before a known one describes it.
+        creating.end = to;
       } else creating = undefined;
-    } else if (term.role !== 'modifier') creating = undefined;
+    } else if (term.role === 'modifier') {
+      if (creating && creating.end === from) creating.end = to;
+    } else creating = undefined;
     if (term.role === 'action' && verbIn(creatingVerbs, term.word)) creating = { verb: term, end: -1 };
     if (term.role === 'neutral' || term.role === 'action') verb = term;
     else if (term.role === 'object' && verb) {
