@@ -1032,6 +1032,12 @@ describe('discovery engine', () => {
       expect(first("add mum's birthday to my google calendar on 12 may")?.id).to.equal('google.calendar.events.create');
     });
 
+    it('reads what follows "titled", "called" or "named" after the thing as its name, and a hyphenated word before a known thing as describing it', () => {
+      expect(first('open a new issue in acme/webapp titled Login button broken on Safari')?.id).to.equal('github.issues.create');
+      expect(first('look up novelists called Tolstoy')?.id).to.equal('openlibrary.authors.search');
+      expect(first('could you find me some sci-fi books about generation ships')?.id).to.equal('openlibrary.books.search');
+    });
+
     it('reads "check in" before a name as where, a verb before "which" as finding out, and "American" as a people\'s word', () => {
       expect(first('check in Resend whether email 49a3999c-0ce1-4ea6-ab68-afcd6dc2e794 bounced')?.id).to.equal('resend.email.get');
       expect(first('verify which GitHub account this token belongs to')?.id).to.equal('github.user.get');

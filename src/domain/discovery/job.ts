@@ -742,7 +742,7 @@ export function readJob(context: JobContext, text: string): Job {
       // After one describing word, a word no task knows before a known thing describes it too ("trending javascript repos").
       const described = describing === from;
       describing = -1;
-      if (verb.role === 'neutral' && (term.alternatives.length === 0 ? (describes(term.word) || all[from].hyphenated || described || namesProvider) && describesNext(from) : DESCRIBING.test(term.word) && !!all[from + 1] && !all[from + 1].literal && !stopWords.has(all[from + 1].word))) {
+      if (verb.role === 'neutral' && (term.alternatives.length === 0 ? (describes(term.word) || all[from].hyphenated || described || namesProvider) && (describesNext(from) || (!!all[from].hyphenated && !!all[from + 1]?.hyphenated)) : DESCRIBING.test(term.word) && !!all[from + 1] && !all[from + 1].literal && !stopWords.has(all[from + 1].word))) {
         describing = to;
         return;
       }
@@ -825,6 +825,8 @@ export function readJob(context: JobContext, text: string): Job {
       position += phrase.length - 1;
       continue;
     }
+    // "open a new issue in acme/webapp titled Login button broken on Safari": after the thing, its name.
+    if (NAMING.has(current.word) && terms.some((term) => term.role === 'action' || term.role === 'neutral') && terms.at(-1)?.role === 'object' && !all[position + 1]?.literal) break;
     // "let everyone know that the office will close early": after a verb of telling and "that" comes what is told.
     if (current.word === 'that' && all.slice(Math.max(0, position - 3), position).some((word) => TELLING.has(word.word)) && terms.length > 0) break;
     if (current.literal || stopWords.has(current.word) || current.word.length === 1) continue;
