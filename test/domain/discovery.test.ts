@@ -1036,6 +1036,8 @@ describe('discovery engine', () => {
       expect(first('open a new issue in acme/webapp titled Login button broken on Safari')?.id).to.equal('github.issues.create');
       expect(first('look up novelists called Tolstoy')?.id).to.equal('openlibrary.authors.search');
       expect(first('could you find me some sci-fi books about generation ships')?.id).to.equal('openlibrary.books.search');
+      expect(first('where is CHF the official money')?.id).to.equal('restcountries.country.by_currency');
+      expect(first('fresh submissions on hacker news')?.id).to.equal('hacker-news.stories.new');
     });
 
     it('reads "check in" before a name as where, a verb before "which" as finding out, and "American" as a people\'s word', () => {
