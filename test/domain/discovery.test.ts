@@ -861,6 +861,8 @@ describe('discovery engine', () => {
       expect(rank(builtin, 'I need a new GUID for my config file', 5).candidates.map((ranked) => ranked.task.id)).to.include('builtin.uuid.generate');
       expect(rank(builtin, 'silver price per ounce', 5).candidates).to.deep.equal([]);
       expect(rank(builtin, 'price of bitcoin in dollars', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'convert 0.5 ETH to euros', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'btc to usd rate right now', 5).candidates).to.deep.equal([]);
       expect(rank(builtin, 'flight status of LH 400', 5).candidates).to.deep.equal([]);
       expect(rank(builtin, 'train times from Leeds to York', 5).candidates).to.deep.equal([]);
       // A describing word, a word some task knows and the topic of a writing are not such things.

@@ -459,6 +459,9 @@ const GREETED = new Set(['morning', 'afternoon', 'evening', 'day', 'night']);
 /** Verbs of telling: "that" after one opens what is told ("let them know that ...", "tell the team that ..."). */
 const TELLING = new Set(['know', 'tell', 'notify', 'inform', 'remind', 'say', 'warn', 'announce']);
 
+/** Crypto-assets and words for them. */
+const CRYPTO = new Set(['bitcoin', 'bitcoins', 'btc', 'eth', 'ether', 'ethereum', 'crypto', 'cryptocurrency', 'cryptocurrencies', 'dogecoin', 'doge', 'solana', 'usdt', 'usdc', 'tether', 'litecoin', 'xrp', 'cardano']);
+
 /** Words for where someone is, and words that may stand between "my" and one ("my exact GPS location"). */
 const WHEREABOUTS = new Set(['location', 'position', 'whereabouts']);
 const WHEREABOUTS_DESCRIBED = new Set(['current', 'exact', 'precise', 'gps', 'live', 'present']);
@@ -929,6 +932,8 @@ export function readJob(context: JobContext, text: string): Job {
   const searches = terms.some((term) => verbIn(searchVerbs, term.word));
   // "is the pharmacy open on sunday?", "are they open now": a place's opening hours, which no task knows.
   if (asksOpeningHours(all)) elsewhere = true;
+  // "convert 0.5 ETH to euros", "btc to usd": a crypto-asset no task is named by; exchange rates of money do not cover it.
+  if (all.some((word) => CRYPTO.has(word.word) && !context.names.has(word.stem))) elsewhere = true;
   // "where am I", "my current location": the asker's whereabouts, which no task knows.
   if (asksWhereabouts(all)) elsewhere = true;
   // "summarise this pdf", "the attached document": a file the asker holds, which no task receives.
