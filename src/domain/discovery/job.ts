@@ -933,7 +933,8 @@ export function readJob(context: JobContext, text: string): Job {
   // "is the pharmacy open on sunday?", "are they open now": a place's opening hours, which no task knows.
   if (asksOpeningHours(all)) elsewhere = true;
   // "convert 0.5 ETH to euros", "btc to usd": a crypto-asset no task is named by; exchange rates of money do not cover it.
-  if (all.some((word) => CRYPTO.has(word.word) && !context.names.has(word.stem))) elsewhere = true;
+  // Written about, it is a topic ("latest news on bitcoin").
+  if (all.some((word, at) => CRYPTO.has(word.word) && !context.names.has(word.stem) && !all.slice(0, at).some((before) => WRITINGS.has(before.word)))) elsewhere = true;
   // "where am I", "my current location": the asker's whereabouts, which no task knows.
   if (asksWhereabouts(all)) elsewhere = true;
   // "summarise this pdf", "the attached document": a file the asker holds, which no task receives.
