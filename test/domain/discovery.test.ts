@@ -875,6 +875,8 @@ describe('discovery engine', () => {
       expect(first('wether in paris')?.id).to.match(/weather\.current$/);
       expect(rank(builtin, 'train times to Leeds tomorrow', 5).candidates.map((ranked) => ranked.task.id).filter((id) => id.includes('weather'))).to.deep.equal([]);
       expect(first('list pdfs in my gdrive')?.id).to.equal('google.drive.files.list');
+      // Two neighbouring letters swapped are a slip too, and a slip of a known word is no unknown thing priced.
+      expect(first('lastest exchnage rates for the yen')?.id).to.equal('frankfurter.currency.rates');
     });
 
     it('reads a question after sentences that set the scene, and what the asker is doing ("I\'m writing ...") as scene too', () => {

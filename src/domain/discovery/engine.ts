@@ -177,6 +177,11 @@ function deletionsOf(word: string): string[] {
   return Array.from({ length: word.length - 1 }, (_, at) => word.slice(0, at + 1) + word.slice(at + 2));
 }
 
+/** Each spelling of a word with two neighbouring letters after its first swapped ("exchnage", "agaisnt"). */
+function swapsOf(word: string): string[] {
+  return Array.from({ length: Math.max(word.length - 2, 0) }, (_, at) => word.slice(0, at + 1) + word[at + 2] + word[at + 1] + word.slice(at + 3)).filter((swapped) => swapped !== word);
+}
+
 /** Terms this long or longer are found again from a typing slip. */
 const SLIP_MIN_LENGTH = 4;
 
@@ -261,11 +266,12 @@ export function buildIndex(catalog: Catalog): DiscoveryIndex {
       else deletions.set(deletion, [term]);
     }
   }
-  // A letter left out ("wether") or one too many ("forecasst"); not a changed letter, which too often
-  // makes another real word ("massage", "message").
+  // A letter left out ("wether"), one too many ("forecasst") or two swapped ("exchnage"); not a changed letter,
+  // which too often makes another real word ("massage", "message").
   const similar = (term: string): string[] => {
     const found = new Set(deletions.get(term));
     for (const deletion of deletionsOf(term)) if (postings.has(deletion)) found.add(deletion);
+    for (const swapped of swapsOf(term)) if (postings.has(swapped)) found.add(swapped);
     return [...found].sort();
   };
   return {

@@ -245,6 +245,8 @@ function counts(all: JobWord[], position: number): boolean {
 export const SYNONYM_WEIGHT = 0.8;
 /** A word no task knows may be a typing slip of one that some task does, counted well below the word itself. */
 export const FUZZY_WEIGHT = 0.7;
+/** A word this long or longer one slip from a known word is taken for that word before a price ("exchnage rates"). */
+const SLIP_EXEMPT_LENGTH = 6;
 /** Shorter words have too many neighbours one slip away to guess which was meant. */
 const FUZZY_MIN_LENGTH = 5;
 /** Internal safety cap on distinct job terms scored (a bit each in a 32-bit mask), not a product limit. */
@@ -854,7 +856,8 @@ export function readJob(context: JobContext, text: string): Job {
       continue;
     }
     let alternatives = alternativesOf(context, current.stem);
-    if (alternatives.length === 0 && pricesUnknown(all, position)) elsewhere = true;
+    // Not a slip of a long known word ("exchnage rates"); a short word one letter from another is itself ("heart", "heat").
+    if (alternatives.length === 0 && pricesUnknown(all, position) && (current.stem.length < SLIP_EXEMPT_LENGTH || context.similar(current.stem).length === 0)) elsewhere = true;
     if (current.nameLike && !alternatives.some((alternative) => context.names.has(alternative.term))) {
       // The topic of a thing is what the job reads about ("news about an Amazon warehouse strike"), not where it is done.
       // In a job naming a catalog provider, a name its asker holds is a record's ("our Tasks table on airtable").
