@@ -942,6 +942,9 @@ describe('discovery engine', () => {
       expect(rank(builtin, 'message the design team on Microsoft Teams', 5).candidates).to.deep.equal([]);
       expect(first('my brother asks which moves Pikachu can learn')?.id).to.equal('pokeapi.pokemon.get');
       expect(first('recent chatter in the #general slack channel')?.id).to.equal('slack.conversations.history');
+      expect(first('the passport says NZL, which country is that')?.id).to.equal('restcountries.country.by_code');
+      expect(first("country info for alpha-2 code 'IS'")?.id).to.equal('restcountries.country.by_code');
+      expect(rank(builtin, 'is the post office on Main St open right now', 5).candidates).to.deep.equal([]);
     });
 
     it('reads booking a kind of appointment no task knows, with no calendar named, as booking with someone else', () => {

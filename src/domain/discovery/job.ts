@@ -424,7 +424,7 @@ const OPENING_TIMES = new Set(['now', 'today', 'tonight', 'tomorrow', 'late', 'u
 /** Whether a yes-or-no question asks if a place is open or closed at some time ("is the pharmacy open on sunday"). */
 function asksOpeningHours(all: JobWord[]): boolean {
   if (!['is', 'are', 'will'].includes(all[0]?.word ?? '')) return false;
-  return all.some((word, at) => (word.word === 'open' || word.word === 'closed') && [all[at + 1], all[at + 2]].some((next, offset) => !!next && OPENING_TIMES.has(next.word) && (offset === 0 || ['on', 'at', 'this'].includes(all[at + 1].word))));
+  return all.some((word, at) => (word.word === 'open' || word.word === 'closed') && [all[at + 1], all[at + 2]].some((next, offset) => !!next && OPENING_TIMES.has(next.word) && (offset === 0 || ['on', 'at', 'this', 'right'].includes(all[at + 1].word))));
 }
 
 /** Verbs after which a thing and a past participle say what is wanted done ("wants his flight upgraded"). */
