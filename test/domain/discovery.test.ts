@@ -1007,6 +1007,13 @@ describe('discovery engine', () => {
       expect(rank(builtin, 'please have @mark removed from our Slack workspace', 5).candidates).to.deep.equal([]);
       expect(readJob(builtin, 'I want the emails sent yesterday from my gmail').terms.map((term) => term.role)).not.to.include('action');
       expect(first("need facts about the nation called 'Uruguay'")?.id).to.equal('restcountries.country.by_name');
+      // A participle ending its clause after is/was says the outcome wanted; one going on into a phrase describes.
+      expect(rank(builtin, 'Input: owner=acme, repo=api, issue_number=12. Output: confirmation that the issue is now closed.', 5).candidates).to.deep.equal([]);
+      expect(first('which issues are assigned to alice in acme/api')?.id).to.equal('github.issues.list');
+      // The time something happens is no clock's time.
+      expect(rank(builtin, 'what time does the IKEA in Wembley close today?', 5).candidates).to.deep.equal([]);
+      expect(first('what time is it in Tokyo')?.id).to.equal('builtin.time.now');
+      expect(rank(builtin, 'crack md5 hash 5f4dcc3b5aa765d61d8327deb882cf99', 5).candidates).to.deep.equal([]);
     });
 
     it('reads chat interjections as no words, and a verb after an emoji as opening the sentence', () => {

@@ -464,6 +464,25 @@ const TELLING = new Set(['know', 'tell', 'notify', 'inform', 'remind', 'say', 'w
 /** Crypto-assets and words for them. */
 const CRYPTO = new Set(['bitcoin', 'bitcoins', 'btc', 'eth', 'ether', 'ethereum', 'crypto', 'cryptocurrency', 'cryptocurrencies', 'dogecoin', 'doge', 'solana', 'usdt', 'usdc', 'tether', 'litecoin', 'xrp', 'cardano']);
 
+/** Words before a past participle saying a thing's state ("is now closed", "was deleted"). */
+const STATE_AUXILIARIES = new Set(['is', 'are', 'was', 'were', 'been', 'now']);
+
+/**
+ * The deed of a past participle saying a thing's outcome at the end of its clause ("confirmation that the issue is
+ * now closed.", "the Slack message was deleted"): not one going on into a phrase ("who they are assigned to",
+ * "was posted today", "is signed in as").
+ */
+function outcomeDeed(all: JobWord[], position: number): string | undefined {
+  const [previous, next] = [all[position - 1], all[position + 1]];
+  if (!previous || !STATE_AUXILIARIES.has(previous.word) || (next && !all[position].ends)) return undefined;
+  return NAMING.has(all[position].word) ? undefined : pastOf(all[position].word);
+}
+
+/** Whether the job asks at what time something happens: "what time" before does, do or did ("what time does X close"). */
+function asksTimeOfEvent(all: JobWord[]): boolean {
+  return all.some((word, at) => (word.word === 'what' || word.word === 'wat') && all[at + 1]?.word === 'time' && ['does', 'do', 'did'].includes(all[at + 2]?.word ?? ''));
+}
+
 /** Words for where someone is, and words that may stand between "my" and one ("my exact GPS location"). */
 const WHEREABOUTS = new Set(['location', 'position', 'whereabouts']);
 const WHEREABOUTS_DESCRIBED = new Set(['current', 'exact', 'precise', 'gps', 'live', 'present']);
@@ -890,8 +909,8 @@ export function readJob(context: JobContext, text: string): Job {
     // opening the job, as on a command line, a verb among its next two words is the deed.
     const commandLine = position - start <= 2 && position > start && providerOpens && verbIn(actionVerbs, current.word) && !describesPlural(all, position);
     // "My boss wants his flight upgraded to business class", "have @mark removed from Slack": the deed said as what
-    // someone wants done.
-    const caused = question ? undefined : causedDeed(all, position);
+    // someone wants done; "Output: confirmation that the issue is now closed.": the deed said as its outcome.
+    const caused = question ? undefined : causedDeed(all, position) ?? outcomeDeed(all, position);
     if (caused) {
       place(current.stem, { word: caused, role: 'action', alternatives: alternativesOf(context, stem(caused)) }, position);
       continue;
@@ -933,8 +952,9 @@ export function readJob(context: JobContext, text: string): Job {
   const counting = (listsOpen || all.some((_, at) => counts(all, at))) && terms.every((term) => term.role !== 'neutral');
   const asksToSee = !question && terms.every((term) => term.role !== 'action') && (counting || terms.some((term) => term.role === 'neutral' && verbIn(seeingVerbs, term.word)));
   const searches = terms.some((term) => verbIn(searchVerbs, term.word));
-  // "is the pharmacy open on sunday?", "are they open now": a place's opening hours, which no task knows.
-  if (asksOpeningHours(all)) elsewhere = true;
+  // "is the pharmacy open on sunday?", "are they open now": a place's opening hours, which no task knows; "what time
+  // does the IKEA close", "what time does the last train leave": the time of something happening, not a clock's.
+  if (asksOpeningHours(all) || asksTimeOfEvent(all)) elsewhere = true;
   // "convert 0.5 ETH to euros", "btc to usd": a crypto-asset no task is named by; exchange rates of money do not cover it.
   // Written about, it is a topic ("latest news on bitcoin").
   if (all.some((word, at) => CRYPTO.has(word.word) && !context.names.has(word.stem) && !all.slice(0, at).some((before) => WRITINGS.has(before.word)))) elsewhere = true;
