@@ -1014,6 +1014,7 @@ describe('discovery engine', () => {
       expect(rank(builtin, 'what time does the IKEA in Wembley close today?', 5).candidates).to.deep.equal([]);
       expect(first('what time is it in Tokyo')?.id).to.equal('builtin.time.now');
       expect(rank(builtin, 'crack md5 hash 5f4dcc3b5aa765d61d8327deb882cf99', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'tweet the release notes from our company account', 5).candidates).to.deep.equal([]);
     });
 
     it('reads chat interjections as no words, and a verb after an emoji as opening the sentence', () => {

@@ -483,6 +483,9 @@ function asksTimeOfEvent(all: JobWord[]): boolean {
   return all.some((word, at) => (word.word === 'what' || word.word === 'wat') && all[at + 1]?.word === 'time' && ['does', 'do', 'did'].includes(all[at + 2]?.word ?? ''));
 }
 
+/** Verbs naming the service they are done on ("tweet" posts on Twitter). */
+const SERVICE_VERBS = new Set(['tweet', 'retweet']);
+
 /** Words for where someone is, and words that may stand between "my" and one ("my exact GPS location"). */
 const WHEREABOUTS = new Set(['location', 'position', 'whereabouts']);
 const WHEREABOUTS_DESCRIBED = new Set(['current', 'exact', 'precise', 'gps', 'live', 'present']);
@@ -787,6 +790,8 @@ export function readJob(context: JobContext, text: string): Job {
     place(`verb ${implied.word.word}`, { word: implied.word.word, role: 'action', alternatives: alternativesOf(context, stem(IMPLIED_VERBS[implied.means])) }, -1);
     // "mail this package to my sister": a verb a noun implies sends or makes a thing as that verb does.
     if (SENDING.has(IMPLIED_VERBS[implied.means]) && sendsUnknown(all, all.indexOf(implied.word), knows)) elsewhere = true;
+    // "tweet the release notes": a verb naming its service posts there, unless the job names a catalog provider.
+    if (SERVICE_VERBS.has(implied.word.word) && !namesProvider) elsewhere = true;
   }
   // Who asks ("user asks:") is no part of the job; another label may be ("OWM geocoding:", "Drive query:").
   const from = start > 0 && SAYING.has(all[start - 1].word) ? start : 0;
