@@ -952,6 +952,8 @@ describe('discovery engine', () => {
       expect(rank(builtin, 'book a vet appointment for my dog', 5).candidates).to.deep.equal([]);
       expect(first('book a dentist appointment in my google calendar for tuesday 3pm')?.id).to.equal('google.calendar.events.create');
       expect(first('book a 30 minute call with Priya on Friday')?.id).to.equal('google.calendar.events.create');
+      expect(rank(builtin, 'book a roofer for an inspection', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'predict the EUR to USD rate for next month', 5).candidates).to.deep.equal([]);
       // A quote for work is no exchange rate; FX quotes still are.
       expect(rank(builtin, 'get a quote to fix my roof', 5).candidates).to.deep.equal([]);
       expect(first('latest fx quotes with base CHF')?.id).to.equal('frankfurter.currency.rates');

@@ -412,8 +412,10 @@ function booksWithOthers(all: JobWord[], position: number, knows: (word: JobWord
     phrase.push(all[at]);
     if (all[at].ends) break;
   }
+  // "book a roofer", "book a haircut": someone or something no task knows; "a vet appointment": a kind of one.
   const head = phrase.at(-1);
-  if (!head || phrase.length < 2 || !knows(head) || !phrase.slice(0, -1).some((word) => !knows(word) && !word.nameLike)) return false;
+  const unknownKind = !!head && !head.nameLike && (!knows(head) || phrase.slice(0, -1).some((word) => !knows(word) && !word.nameLike));
+  if (!unknownKind) return false;
   const placed = all.some((word, where) => ['in', 'on', 'to', 'into'].includes(word.word) && [all[where + 1], all[where + 2]].some((next) => !!next && !stopWords.has(next.word) && !next.literal && knows(next)));
   return !placed;
 }

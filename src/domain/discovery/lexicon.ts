@@ -90,7 +90,7 @@ export const ACTION_VERBS = [
   'fly', 'travel', 'ride', 'hail', 'meditate', 'teach', 'sing', 'dance',
   'log', 'shop', 'dye', 'shave', 'rebook', 'reschedule', 'checkout',
   'refill', 'dial', 'stream', 'scan', 'fax', 'wire',
-  'hide', 'unhide', 'crack',
+  'hide', 'unhide', 'crack', 'predict',
   // Shell shorthand for deleting, moving and copying.
   'del', 'rm', 'mv', 'cp', 'sew', 'knit', 'identify', 'recognize', 'recognise', 'diagnose', 'reverse', 'evolve',
   // Deeds on accounts and systems: enabling, granting, scaling or undoing something.
