@@ -1055,6 +1055,10 @@ describe('discovery engine', () => {
       expect(first('could you find me some sci-fi books about generation ships')?.id).to.equal('openlibrary.books.search');
       expect(first('where is CHF the official money')?.id).to.equal('restcountries.country.by_currency');
       expect(first('fresh submissions on hacker news')?.id).to.equal('hacker-news.stories.new');
+      // "open" after are/still says a state; "own" says whose; "Open Library" is a provider's name.
+      expect(first('what issues are still open in acme/api')?.id).to.equal('github.issues.list');
+      expect(first('what repositories do I own on GitHub, sorted by last update')?.id).to.equal('github.repos.list');
+      expect(first('find author ursula le guin in open library')?.id).to.equal('openlibrary.authors.search');
     });
 
     it('reads "check in" before a name as where, a verb before "which" as finding out, and "American" as a people\'s word', () => {

@@ -488,6 +488,9 @@ function asksTimeOfEvent(all: JobWord[]): boolean {
 /** Verbs naming the service they are done on ("tweet" posts on Twitter). */
 const SERVICE_VERBS = new Set(['tweet', 'retweet']);
 
+/** Words before "open" that make it say a state ("which issues are still open"), not ask to open one. */
+const STATING = new Set(['is', 'are', 'still', 'currently', 'remain', 'stay']);
+
 /** Words for where someone is, and words that may stand between "my" and one ("my exact GPS location"). */
 const WHEREABOUTS = new Set(['location', 'position', 'whereabouts']);
 const WHEREABOUTS_DESCRIBED = new Set(['current', 'exact', 'precise', 'gps', 'live', 'present']);
@@ -877,7 +880,7 @@ export function readJob(context: JobContext, text: string): Job {
     // "my repos" asks for the asker's own (a task titled "List my GitHub repositories"); "the issues in my repo" only says where.
     if (current.word === 'my' && inPrepositionalPhrase(all, position)) continue;
     // "open bugs", "open pull requests": describing what is listed, not asking to open (create) one.
-    if (current.word === 'open' && describesPlural(all, position)) {
+    if (current.word === 'open' && (describesPlural(all, position) || STATING.has(previous?.word ?? ''))) {
       listsOpen = true;
       continue;
     }

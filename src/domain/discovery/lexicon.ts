@@ -20,7 +20,7 @@ export const STOP_WORDS = [
   'to', 'of', 'in', 'on', 'at', 'by', 'for', 'from', 'with', 'without', 'about', 'into', 'onto', 'over',
   'under', 'up', 'down', 'out', 'off', 'as', 'than', 'then', 'so', 'too', 'very', 'just', 'also', 'only',
   'and', 'or', 'but', 'nor', 'if', 'not', 'no', 'yes', 'there', 'here', 'again', 'via', 'per', 'using', 'use',
-  'much', 'many', 'more', 'most', 'other', 'another', 'same', 'own', 'way', 'thing', 'things',
+  'much', 'many', 'more', 'most', 'other', 'another', 'same', 'way', 'thing', 'things',
   'don', 'doesn', 'didn', 'isn', 'aren', 'wasn', 'won', 'cannot', 'wouldn', 'shouldn', 'couldn',
   'know', 'tell', 'say', 'ask', 'quick', 'quickly', 'really', 'away', 'soon',
   'asap', 'plz', 'thx', 'outside', 'exactly', 'actually', 'briefly', 'maybe', 'somehow', 'anyway',
