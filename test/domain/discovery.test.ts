@@ -910,6 +910,8 @@ describe('discovery engine', () => {
       expect(first('drop a line to dave@pals.org from my gmail saying thanks')?.id).to.equal('google.gmail.send');
       // A payment service opening the job is its verb; wiring money is a deed no task does.
       expect(rank(builtin, 'venmo jake 20 bucks', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'Venmo $25 to Jake for dinner', 5).candidates).to.deep.equal([]);
+      expect(first("my kid's school list says ISBN 978-0-7475-3269-9, who's the publisher?")?.id).to.equal('openlibrary.books.by_isbn');
       expect(rank(builtin, 'wire 500 usd to my brother', 5).candidates).to.deep.equal([]);
     });
 

@@ -216,10 +216,10 @@ const BY_MEANS = new Set(['via', 'through', 'using']);
 function whereService(all: JobWord[], position: number, knows: (word: JobWord) => boolean): boolean {
   const previous = all[position - 1];
   // A name opening the job as its verb, before its object: "WhatsApp the driver", "uber me home".
-  // "venmo jake 20 bucks": before a word no task knows, too.
+  // "venmo jake 20 bucks", "Venmo $25 to Jake": before a word no task knows or an amount, too.
   if (!previous) {
     const next = all[position + 1];
-    return !!next && (leadsObject.has(next.word) || (!stopWords.has(next.word) && !next.literal && !knows(next)));
+    return !!next && (leadsObject.has(next.word) || /^\p{N}/u.test(next.word) || (!stopWords.has(next.word) && !next.literal && !knows(next)));
   }
   if (OWNERS.has(previous.word) || previous.word === 'a' || previous.word === 'an') return true;
   const at = previous.word === 'the' ? position - 2 : position - 1;
@@ -897,7 +897,8 @@ export function readJob(context: JobContext, text: string): Job {
     const owned = OWNERS.has(all[position - 1]?.word ?? '');
     if (current.nameLike && !context.titles.has(current.stem) && owned && !namesProvider) elsewhere ||= namesOtherService(all, position, knows);
     // "my laptop's time zone": the thing asked about belongs to something no task knows.
-    if (alternatives.length === 0 && current.possessive && owned && !namesProvider) elsewhere = true;
+    // Not someone whose thing speaks ("my kid's school list says ISBN ...").
+    if (alternatives.length === 0 && current.possessive && owned && !namesProvider && !all.slice(position + 1, position + 4).some((word) => SAYING.has(word.word))) elsewhere = true;
     if (alternatives.length === 0 && current.stem.length >= FUZZY_MIN_LENGTH && !inTopic) alternatives = context.similar(current.stem).map((term) => ({ term, weight: FUZZY_WEIGHT }));
     // "what's my heart rate", "file my tax return": the asker's own thing of a kind no task knows, named as what the
     // job is about (not where it looks, "for my config file"), is kept somewhere the catalog does not reach.
