@@ -1004,6 +1004,8 @@ describe('discovery engine', () => {
       // A clause of the asker's own deed before a comma leads into the request.
       expect(first('Before I plan my commute, can you give me the forecast for Leeds?')?.id).to.match(/weather\.forecast$/);
       expect(first('give me the rundown on Kenya as a country: currency, languages')?.id).to.equal('restcountries.country.by_name');
+      expect(first('quick rundown of the Treaty of Westphalia')?.id).to.equal('wikipedia.page.summary');
+      expect(first("gh: anything pinging me that I haven't read yet?")?.id).to.equal('github.notifications.list');
     });
 
     it('reads a past participle after someone wanting a thing as the deed wanted done, not when it dates or names the thing', () => {

@@ -15,7 +15,9 @@ export const STOP_WORDS = [
   'be', 'am', 'is', 'are', 'was', 'were', 'been', 'being', 'do', 'does', 'did', 'done', 'doing', 'have', 'has',
   'had', 'having', 'will', 'would', 'shall', 'should', 'can', 'could', 'may', 'might', 'must', 'going', 'gonna',
   'let', 'lets', 'please', 'kindly', 'thanks', 'thank', 'hey', 'hi', 'hello', 'ok', 'okay', ...INTERJECTIONS,
-  'sure', 'hope', 'says', 'want', 'wants', 'wanted', 'wanna', 'need', 'needs', 'needed', 'like', 'love', 'wish', 'try', 'help', 'able',
+  'sure', 'hope', 'says', 'yet',
+  // What is left of a negative contraction ("haven't", "didn't").
+  'haven', 'hasn', 'hadn', 'didn', 'doesn', 'don', 'isn', 'aren', 'wasn', 'weren', 'wouldn', 'couldn', 'shouldn', 'want', 'wants', 'wanted', 'wanna', 'need', 'needs', 'needed', 'like', 'love', 'wish', 'try', 'help', 'able',
   'what', 'whats', 'wat', 'wats', 'wot', 'which', 'who', 'whom', 'whose', 'when', 'where', 'why', 'how', 'whether',
   'to', 'of', 'in', 'on', 'at', 'by', 'for', 'from', 'with', 'without', 'about', 'into', 'onto', 'over',
   'under', 'up', 'down', 'out', 'off', 'as', 'than', 'then', 'so', 'too', 'very', 'just', 'also', 'only',
