@@ -1006,6 +1006,9 @@ describe('discovery engine', () => {
       expect(first('give me the rundown on Kenya as a country: currency, languages')?.id).to.equal('restcountries.country.by_name');
       expect(first('quick rundown of the Treaty of Westphalia')?.id).to.equal('wikipedia.page.summary');
       expect(first("gh: anything pinging me that I haven't read yet?")?.id).to.equal('github.notifications.list');
+      // A plural opening the job names things; over a past span, things to see.
+      expect(first('emails from my bank last month in gmail')?.id).to.equal('google.gmail.messages.list');
+      expect(first('email bob@example.com the report')?.id).to.equal('google.gmail.send');
     });
 
     it('reads a past participle after someone wanting a thing as the deed wanted done, not when it dates or names the thing', () => {

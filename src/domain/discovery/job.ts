@@ -354,6 +354,8 @@ function openerWithImpliedVerb(context: JobContext, all: JobWord[], start: numbe
   // "email address and avatar": the first word of a phrase names a thing.
   if (phraseAt(context.vocabulary, all.map((word) => word.stem), at)) return undefined;
   if (Object.hasOwn(IMPLIED_VERBS, opener.word)) return { word: opener, means: opener.word };
+  // "emails from my bank last month": a plural names the things, it is no verb.
+  if (opener.word.endsWith('s')) return undefined;
   // A synonym of a thing sent ("gmail bob@x.com ...", "msg #incidents: ...") opens the command as that thing does.
   const synonyms = context.vocabulary.synonyms.get(opener.stem) ?? [];
   const means = NOUN_OPENERS.find((noun) => synonyms.includes(stem(noun)));
@@ -490,6 +492,9 @@ const SERVICE_VERBS = new Set(['tweet', 'retweet']);
 
 /** Words before "open" that make it say a state ("which issues are still open"), not ask to open one. */
 const STATING = new Set(['is', 'are', 'still', 'currently', 'remain', 'stay']);
+
+/** Words opening a past span ("last month", "past 7 days", "yesterday"). */
+const PAST_SPANS = new Set(['last', 'past', 'previous', 'yesterday']);
 
 /** Words for where someone is, and words that may stand between "my" and one ("my exact GPS location"). */
 const WHEREABOUTS = new Set(['location', 'position', 'whereabouts']);
@@ -960,7 +965,9 @@ export function readJob(context: JobContext, text: string): Job {
   const identifies = all.some((word, at) => !word.given && !word.address && !word.setting && !counts(all, at) && (word.literal || (word.nameLike && /\p{N}/u.test(word.word) && !context.has(word.stem)))) || quotes(text);
   // A job counting things or describing them as open with no verb at all ("last 20 messages in #design", "open
   // bugs in acme/widgets") asks to see them too.
-  const counting = (listsOpen || all.some((_, at) => counts(all, at))) && terms.every((term) => term.role !== 'neutral');
+  // So does one naming things over a past span ("emails from my bank last month in gmail").
+  const pastSpan = all.some((word, at) => PAST_SPANS.has(word.word) && (word.word === 'yesterday' || ['week', 'month', 'year', 'days', 'weeks', 'months', 'quarter'].includes(all[at + 1]?.word ?? '')));
+  const counting = (listsOpen || pastSpan || all.some((_, at) => counts(all, at))) && terms.every((term) => term.role !== 'neutral');
   const asksToSee = !question && terms.every((term) => term.role !== 'action') && (counting || terms.some((term) => term.role === 'neutral' && verbIn(seeingVerbs, term.word)));
   const searches = terms.some((term) => verbIn(searchVerbs, term.word));
   // "is the pharmacy open on sunday?", "are they open now": a place's opening hours, which no task knows; "what time
