@@ -1024,6 +1024,10 @@ describe('discovery engine', () => {
       expect(first('what time is it in Tokyo')?.id).to.equal('builtin.time.now');
       expect(rank(builtin, 'crack md5 hash 5f4dcc3b5aa765d61d8327deb882cf99', 5).candidates).to.deep.equal([]);
       expect(rank(builtin, 'tweet the release notes from our company account', 5).candidates).to.deep.equal([]);
+      // "on time" is punctual, not a clock's time; a message on a well-known service goes there.
+      expect(rank(builtin, 'is my flight BA283 on time today', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'send a message on WhatsApp to mom saying I landed', 5).candidates).to.deep.equal([]);
+      expect(first('send a message to #general on slack')?.id).to.equal('slack.chat.post');
     });
 
     it('reads chat interjections as no words, and a verb after an emoji as opening the sentence', () => {

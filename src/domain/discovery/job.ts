@@ -226,7 +226,7 @@ function whereService(all: JobWord[], position: number, knows: (word: JobWord) =
   const preposition = all[at]?.word ?? '';
   if (INSIDE.has(preposition) || BY_MEANS.has(preposition)) return true;
   const before = all[at - 1];
-  return ONTO.has(preposition) && !!before && !WRITINGS.has(before.word) && (stopWords.has(before.word) || verbIn(actionVerbs, before.word) || !knows(before));
+  return ONTO.has(preposition) && !!before && !WRITINGS.has(before.word) && (stopWords.has(before.word) || verbIn(actionVerbs, before.word) || !knows(before) || SENT_THINGS.has(before.stem));
 }
 
 /** Words before a date that make it a span ("since january", "over 2022", "during March"). */
@@ -548,6 +548,9 @@ function describedThing(word: JobWord | undefined): boolean {
 
 /** Pronouns a verb and its particle may stand around ("set them up", "turn it off"). */
 const OBJECT_PRONOUNS = new Set(['it', 'them', 'him', 'her', 'me', 'us']);
+
+/** Things sent or posted: "on" or "to" a service after one says where it goes ("a message on WhatsApp"). */
+const SENT_THINGS = new Set(['messag', 'msg', 'text', 'note', 'dm', 'photo', 'pictur', 'video', 'file', 'call', 'meet', 'event']);
 
 /** Words before the form a thing is wanted in ("to base64", "into a slug"). */
 const INTO = new Set(['to', 'into', 'as']);
