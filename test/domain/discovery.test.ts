@@ -1006,6 +1006,10 @@ describe('discovery engine', () => {
       expect(first('give me the rundown on Kenya as a country: currency, languages')?.id).to.equal('restcountries.country.by_name');
       expect(first('quick rundown of the Treaty of Westphalia')?.id).to.equal('wikipedia.page.summary');
       expect(first("gh: anything pinging me that I haven't read yet?")?.id).to.equal('github.notifications.list');
+      // After I or was, a word no task knows is the speaker's story, not the command's verb.
+      expect(first("I'm seeding a test database and need ten unique identifiers")?.id).to.equal('builtin.uuid.generate');
+      expect(first('I was out sick this morning; read the last 50 messages in the Slack channel #project-phoenix')?.id).to.equal('slack.conversations.history');
+      expect(first('hows the weather rn in lisbon')?.id).to.match(/weather\.current$/);
       // A plural opening the job names things; over a past span, things to see.
       expect(first('emails from my bank last month in gmail')?.id).to.equal('google.gmail.messages.list');
       expect(first('email bob@example.com the report')?.id).to.equal('google.gmail.send');

@@ -392,6 +392,9 @@ function pricesUnknown(all: JobWord[], position: number): boolean {
   return PRICES.has(all[position + 1]?.word ?? '') || (all[position - 1]?.word === 'of' && PRICES.has(all[position - 2]?.word ?? ''));
 }
 
+/** Words before a verb that make it the speaker's own story ("I'm seeding a database", "I was out sick this morning"). */
+const SPEAKERS = new Set(['i', 'im', 'we', 'am', 'was', 'were', 'is', 'are', 'been', 'out', 'he', 'she', 'they']);
+
 /** Words before a verb's -ing form that say what is going on ("trucks are loading"). */
 const PROGRESSIVE = new Set(['is', 'are', 'was', 'were', 'be', 'been']);
 
@@ -935,7 +938,7 @@ export function readJob(context: JobContext, text: string): Job {
       continue;
     }
     let role = commandLine ? 'action' : current.parameter || (inTopic && topicOfThing) || describingThing ? 'object' : current === opener && !nounOpeners.has(implied!.means) ? 'neutral' : roleOf(current.word, previous, all[position + 1], question);
-    if (opening && !question && role === 'object' && alternatives.length === 0 && !current.nameLike && !toldPast(current.word) && takesObject(position)) role = 'action';
+    if (opening && !question && role === 'object' && alternatives.length === 0 && !current.nameLike && !toldPast(current.word) && !SPEAKERS.has(all[position - 1]?.word ?? '') && takesObject(position)) role = 'action';
     if (opening && !question && openingVerbs.has(current.word) && leadsObject.has(all[position + 1]?.word ?? '')) role = 'action';
     // "call OWM for the week's predictions", "invoke the weather API": calling a service or an API asks for what it gives.
     if (role === 'action' && INVOKING.has(current.word) && invokesService(context, all, position)) role = 'neutral';
