@@ -1,9 +1,11 @@
 import {
-  ACTION_VERBS, ASKERS, CREATING_VERBS, DETERMINERS, GIVING_VERBS, HOW_TO_FOLLOWERS, IMPLIED_VERBS, MAKING_VERBS, MODIFIERS, NEUTRAL_VERBS, NOUN_OPENERS, OPEN_RESULT_VERBS, OPENING_VERBS, PARTICLE_VERBS, POLITE_OPENERS, PREPOSITIONS, SEARCH_VERBS, SEEING_VERBS,
+  ASKERS, CREATING_VERBS, DETERMINERS, GIVING_VERBS, HOW_TO_FOLLOWERS, IMPLIED_VERBS, MAKING_VERBS, MODIFIERS, NOUN_OPENERS, OPEN_RESULT_VERBS, OPENING_VERBS, PARTICLE_VERBS, POLITE_OPENERS, PREPOSITIONS, SEARCH_VERBS, SEEING_VERBS,
   QUESTION_AUXILIARIES, QUESTION_WORDS, SERVICE_NAMES, TOPIC_MARKERS, WRITING_VERBS, WRITTEN_DEEDS,
 } from './lexicon.js';
 import { givesCode, givesDocument, jobWords, quotes, stem, type JobWord } from './text.js';
 import { phraseAt, stopWords, type Vocabulary } from './vocabulary.js';
+import { asksOpeningHours, asksTimeOfEvent, asksWhereabouts, booksWithOthers, BOOKING, holdsFile, namesCrypto, pricesUnknown, SENDING, sendsUnknown, SERVICE_VERBS } from './beyond.js';
+import { actionVerbs, askers, DESCRIBING, determiners, neutralVerbs, PARTICIPLE, verbIn, WRITINGS } from './words.js';
 
 /**
  * Reading a job sentence into the terms discovery weighs (docs/discovery.md, "Action and object words").
@@ -118,14 +120,6 @@ function toldPast(word: string): boolean {
   return IRREGULAR_PAST.has(word) || (word.length >= 6 && PARTICIPLE.test(word));
 }
 
-/** A past participle ("named", "called", "titled"): it describes the noun before it. */
-const PARTICIPLE = /..[^e]ed$/;
-/**
- * Endings of words that describe the noun after them: participles ("closed", "failing", "outstanding"),
- * superlatives ("biggest") and adjectives ("famous", "useful", "readable", "active", "endless").
- */
-const DESCRIBING = /..[^e]ed$|...ing$|..est$|..ous$|..ful$|..[ai]ble$|..ive$|..less$/;
-
 /** Words naming the means a job is to be done by ("via WhatsApp", "using Zoom"): a name after one is a service. */
 const MEANS = new Set(['via', 'using', 'use', 'through']);
 
@@ -183,12 +177,6 @@ const GROUPS = new Set(['team', 'office', 'offices', 'colleagues', 'staff', 'bra
 
 /** A word for a people or a place's ("British", "Canadian", "Japanese"): it says where from, not whose product. */
 const DEMONYM = /..(ish|ian|ean|ese|ican)$/;
-
-/** Things written about something: "on" after one gives their topic ("news on Bitcoin", "a page on Instagram"). */
-const WRITINGS = new Set([
-  'news', 'article', 'articles', 'story', 'stories', 'post', 'posts', 'page', 'pages', 'book', 'books', 'headline', 'headlines',
-  'summary', 'paper', 'papers', 'essay', 'essays', 'report', 'reports', 'info', 'information', 'entry', 'thread', 'threads', 'blog', 'coverage',
-]);
 
 /**
  * Whether "on" after a writing gives its topic, as "about" does ("news on Tesla", "books on Ancient Rome"); not
@@ -252,15 +240,11 @@ const FUZZY_MIN_LENGTH = 5;
 /** Internal safety cap on distinct job terms scored (a bit each in a 32-bit mask), not a product limit. */
 const MAX_JOB_TERMS = 32;
 
-const actionVerbs = new Set(ACTION_VERBS);
-const neutralVerbs = new Set(NEUTRAL_VERBS);
 const modifiers = new Set(MODIFIERS);
-const determiners = new Set(DETERMINERS);
 const questionWords = new Set(QUESTION_WORDS);
 const questionAuxiliaries = new Set(QUESTION_AUXILIARIES);
 const howToFollowers = new Set(HOW_TO_FOLLOWERS);
 const politeOpeners = new Set(POLITE_OPENERS);
-const askers = new Set(ASKERS);
 const givingVerbs = new Set(GIVING_VERBS);
 const makingVerbs = new Set(MAKING_VERBS);
 const openingVerbs = new Set(OPENING_VERBS);
@@ -362,34 +346,10 @@ function openerWithImpliedVerb(context: JobContext, all: JobWord[], start: numbe
   return means ? { word: opener, means } : undefined;
 }
 
-/** A verb of the lists as written, or the verb of its -ing form ("looking", "sending", "setting"). */
-function verbIn(list: Set<string>, word: string): boolean {
-  if (list.has(word)) return true;
-  if (!word.endsWith('ing') || word.length < 6) return false;
-  const base = word.slice(0, -3);
-  return list.has(base) || list.has(`${base}e`) || (base.at(-1) === base.at(-2) && list.has(base.slice(0, -1)));
-}
-
 /** Whether a writing verb's words go on or in a thing: a preposition of place follows it closely, before any other preposition. */
 function writesOn(all: JobWord[], position: number): boolean {
   const after = all.slice(position + 1, position + 1 + WRITING_REACH).find((word) => prepositions.has(word.word) || WRITTEN_ON.has(word.word) || word.word === 'to');
   return !!after && WRITTEN_ON.has(after.word);
-}
-
-/** Words asking what a thing costs or is worth, or how it stands. */
-const PRICES = new Set(['price', 'prices', 'quote', 'quotes', 'value', 'worth', 'cost', 'rate', 'rates', 'status', 'times', 'timetable', 'schedule', 'score', 'scores']);
-
-/**
- * Whether a word no task knows is what a price or a state is asked of ("bitcoin price", "the price of gold", "my
- * mortgage rate", "flight status", "train times"): the catalog knows no such thing. A describing word is not
- * ("the going rate").
- */
-function pricesUnknown(all: JobWord[], position: number): boolean {
-  const word = all[position];
-  // Nor a verb ("retrieve rates for CHF"), nor the topic of a writing ("news on the ECB rate decision").
-  if (word.literal || DESCRIBING.test(word.word) || verbIn(actionVerbs, word.word) || verbIn(neutralVerbs, word.word)) return false;
-  if (all.slice(0, position).some((before) => WRITINGS.has(before.word))) return false;
-  return PRICES.has(all[position + 1]?.word ?? '') || (all[position - 1]?.word === 'of' && PRICES.has(all[position - 2]?.word ?? ''));
 }
 
 /** Words before a verb that make it the speaker's own story ("I'm seeding a database", "I was out sick this morning"). */
@@ -400,39 +360,6 @@ const PROGRESSIVE = new Set(['is', 'are', 'was', 'were', 'be', 'been']);
 
 /** Words before a verb's -ing form that tell what the asker is doing ("I'm writing", "we are booking"). */
 const NARRATING = new Set(['i', 'im', 'we', 'am']);
-
-/** Verbs booking a time with someone. */
-const BOOKING = new Set(['book', 'schedule', 'reserve', 'arrange']);
-
-/**
- * Whether a booking verb's object is a kind of appointment named by a word no task knows ("book a vet appointment",
- * "a grooming appointment", "a time slot at the recycling centre" is not: "slot" is known), and the job names no
- * place some task knows to put it ("... in my calendar"): the booking is made with someone else.
- */
-function booksWithOthers(all: JobWord[], position: number, knows: (word: JobWord) => boolean): boolean {
-  let at = position + 1;
-  while (all[at] && determiners.has(all[at].word)) at += 1;
-  const phrase: JobWord[] = [];
-  for (; all[at] && !stopWords.has(all[at].word) && !all[at].literal; at += 1) {
-    phrase.push(all[at]);
-    if (all[at].ends) break;
-  }
-  // "book a roofer", "book a haircut": someone or something no task knows; "a vet appointment": a kind of one.
-  const head = phrase.at(-1);
-  const unknownKind = !!head && !head.nameLike && (!knows(head) || phrase.slice(0, -1).some((word) => !knows(word) && !word.nameLike));
-  if (!unknownKind) return false;
-  const placed = all.some((word, where) => ['in', 'on', 'to', 'into'].includes(word.word) && [all[where + 1], all[where + 2]].some((next) => !!next && !stopWords.has(next.word) && !next.literal && knows(next)));
-  return !placed;
-}
-
-/** Words after "open" or "closed" saying when: a question about opening hours. */
-const OPENING_TIMES = new Set(['now', 'today', 'tonight', 'tomorrow', 'late', 'until', 'till', '24h', '24/7', 'yet', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'weekends', 'christmas', 'easter']);
-
-/** Whether a yes-or-no question asks if a place is open or closed at some time ("is the pharmacy open on sunday"). */
-function asksOpeningHours(all: JobWord[]): boolean {
-  if (!['is', 'are', 'will'].includes(all[0]?.word ?? '')) return false;
-  return all.some((word, at) => (word.word === 'open' || word.word === 'closed') && [all[at + 1], all[at + 2]].some((next, offset) => !!next && OPENING_TIMES.has(next.word) && (offset === 0 || ['on', 'at', 'this', 'right'].includes(all[at + 1].word))));
-}
 
 /** Verbs after which a thing and a past participle say what is wanted done ("wants his flight upgraded"). */
 const CAUSATIVES = new Set(['want', 'wants', 'need', 'needs', 'have', 'get', 'got']);
@@ -468,9 +395,6 @@ const GREETED = new Set(['morning', 'afternoon', 'evening', 'day', 'night']);
 /** Verbs of telling: "that" after one opens what is told ("let them know that ...", "tell the team that ..."). */
 const TELLING = new Set(['know', 'tell', 'notify', 'inform', 'remind', 'say', 'warn', 'announce']);
 
-/** Crypto-assets and words for them. */
-const CRYPTO = new Set(['bitcoin', 'bitcoins', 'btc', 'eth', 'ether', 'ethereum', 'crypto', 'cryptocurrency', 'cryptocurrencies', 'dogecoin', 'doge', 'solana', 'usdt', 'usdc', 'tether', 'litecoin', 'xrp', 'cardano']);
-
 /** Words before a past participle saying a thing's state ("is now closed", "was deleted"). */
 const STATE_AUXILIARIES = new Set(['is', 'are', 'was', 'were', 'been', 'now']);
 
@@ -485,64 +409,11 @@ function outcomeDeed(all: JobWord[], position: number): string | undefined {
   return NAMING.has(all[position].word) ? undefined : pastOf(all[position].word);
 }
 
-/** Whether the job asks at what time something happens: "what time" before does, do or did ("what time does X close"). */
-function asksTimeOfEvent(all: JobWord[]): boolean {
-  return all.some((word, at) => (word.word === 'what' || word.word === 'wat') && all[at + 1]?.word === 'time' && ['does', 'do', 'did'].includes(all[at + 2]?.word ?? ''));
-}
-
-/** Verbs naming the service they are done on ("tweet" posts on Twitter). */
-const SERVICE_VERBS = new Set(['tweet', 'retweet']);
-
 /** Words before "open" that make it say a state ("which issues are still open"), not ask to open one. */
 const STATING = new Set(['is', 'are', 'still', 'currently', 'remain', 'stay']);
 
 /** Words opening a past span ("last month", "past 7 days", "yesterday"). */
 const PAST_SPANS = new Set(['last', 'past', 'previous', 'yesterday']);
-
-/** Words for where someone is, and words that may stand between "my" and one ("my exact GPS location"). */
-const WHEREABOUTS = new Set(['location', 'position', 'whereabouts']);
-const WHEREABOUTS_DESCRIBED = new Set(['current', 'exact', 'precise', 'gps', 'live', 'present']);
-
-/** Whether the job asks where the asker is: "where am I", "my current location". */
-function asksWhereabouts(all: JobWord[]): boolean {
-  return all.some((word, at) => {
-    if (word.word === 'where' && all[at + 1]?.word === 'am' && all[at + 2]?.word === 'i') return true;
-    if (word.word !== 'my') return false;
-    let next = at + 1;
-    while (WHEREABOUTS_DESCRIBED.has(all[next]?.word ?? '')) next += 1;
-    return WHEREABOUTS.has(all[next]?.word ?? '');
-  });
-}
-
-/** Words before a file the asker holds, and the files ("this pdf", "the attached document"). */
-const HELD = new Set(['this', 'these', 'attached']);
-const FILES = new Set(['pdf', 'pdfs', 'file', 'files', 'document', 'documents', 'doc', 'docx', 'image', 'images', 'photo', 'photos', 'picture', 'pictures', 'video', 'audio', 'recording', 'screenshot', 'attachment', 'spreadsheet', 'scan', 'presentation']);
-/** Words after a file naming text in it, which a task may work on ("md5 of this file contents"). */
-const CONTENTS = new Set(['contents', 'content', 'text', 'string']);
-
-/** Determiners before a kind of thing rather than before words to say. */
-const KIND_DETERMINERS = new Set(['a', 'an', 'this', 'that', 'these', 'those']);
-
-/** Verbs whose object is the thing made or sent: "send an sms", "create a linear issue". */
-const SENDING = new Set(['send', 'create', 'add', 'post', 'make', 'generate', 'insert', 'set']);
-
-/**
- * Whether the thing a sending or creating verb makes is named by a word no task knows, last of its phrase ("send
- * an SMS via Twilio", "send a postcard to grandma", "mail this package"): no task makes such a thing.
- */
-function sendsUnknown(all: JobWord[], position: number, knows: (word: JobWord) => boolean): boolean {
-  // Only a kind of thing ("an SMS", "this package"): without a determiner the words may be what is said ("post
-  // deploy done in #eng").
-  if (!KIND_DETERMINERS.has(all[position + 1]?.word ?? '')) return false;
-  // The phrase's last word names the thing ("a password reset notice"): numbers and describing words may come first.
-  const phrase: JobWord[] = [];
-  for (let at = position + 2; all[at] && !stopWords.has(all[at].word) && !all[at].literal; at += 1) {
-    phrase.push(all[at]);
-    if (all[at].ends) break;
-  }
-  const thing = phrase.at(-1);
-  return !!thing && !phrase.some((word) => word.nameLike) && !askers.has(thing.word) && !DESCRIBING.test(thing.word) && !knows(thing);
-}
 
 /** A word naming a thing that a clause right after it describes ("the stack trace I send you"). */
 function describedThing(word: JobWord | undefined): boolean {
@@ -976,16 +847,8 @@ export function readJob(context: JobContext, text: string): Job {
   const counting = (listsOpen || pastSpan || all.some((_, at) => counts(all, at))) && terms.every((term) => term.role !== 'neutral');
   const asksToSee = !question && terms.every((term) => term.role !== 'action') && (counting || terms.some((term) => term.role === 'neutral' && verbIn(seeingVerbs, term.word)));
   const searches = terms.some((term) => verbIn(searchVerbs, term.word));
-  // "is the pharmacy open on sunday?", "are they open now": a place's opening hours, which no task knows; "what time
-  // does the IKEA close", "what time does the last train leave": the time of something happening, not a clock's.
-  if (asksOpeningHours(all) || asksTimeOfEvent(all)) elsewhere = true;
-  // "convert 0.5 ETH to euros", "btc to usd": a crypto-asset no task is named by; exchange rates of money do not cover it.
-  // Written about, it is a topic ("latest news on bitcoin").
-  if (all.some((word, at) => CRYPTO.has(word.word) && !context.names.has(word.stem) && !all.slice(0, at).some((before) => WRITINGS.has(before.word)))) elsewhere = true;
-  // "where am I", "my current location": the asker's whereabouts, which no task knows.
-  if (asksWhereabouts(all)) elsewhere = true;
-  // "summarise this pdf", "the attached document": a file the asker holds, which no task receives.
-  if (all.some((word, at) => HELD.has(word.word) && FILES.has(all[at + 1]?.word ?? '') && !CONTENTS.has(all[at + 2]?.word ?? ''))) elsewhere = true;
+  // Opening hours, the time something happens, a crypto-asset, the asker's whereabouts, a file the asker holds.
+  if (asksOpeningHours(all) || asksTimeOfEvent(all) || namesCrypto(all, context.names) || asksWhereabouts(all) || holdsFile(all)) elsewhere = true;
   // A verb setting the scene ("I'm about to walk the dog, how windy is it") has no object the job seeks.
   return { terms, question, asksToSee, searches, sought: afterContext ? undefined : sought, gives, identifies, elsewhere };
 }

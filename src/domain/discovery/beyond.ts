@@ -1,0 +1,128 @@
+import type { JobWord } from './text.js';
+import { stopWords } from './vocabulary.js';
+import { actionVerbs, askers, DESCRIBING, determiners, neutralVerbs, verbIn, WRITINGS } from './words.js';
+
+/**
+ * Readings by which a job is about something the catalog does not reach (docs/discovery.md, "Things no task
+ * knows"): a price or a state of a thing no task knows, a booking with someone else, opening hours, the time
+ * something happens, the asker's whereabouts, a file the asker holds, a kind of thing no task makes. Reading
+ * the job (job.ts) calls them where each applies and marks the job elsewhere when one holds.
+ */
+
+/** Words asking what a thing costs or is worth, or how it stands. */
+const PRICES = new Set(['price', 'prices', 'quote', 'quotes', 'value', 'worth', 'cost', 'rate', 'rates', 'status', 'times', 'timetable', 'schedule', 'score', 'scores']);
+
+/**
+ * Whether a word no task knows is what a price or a state is asked of ("bitcoin price", "the price of gold", "my
+ * mortgage rate", "flight status", "train times"): the catalog knows no such thing. A describing word is not
+ * ("the going rate").
+ */
+export function pricesUnknown(all: JobWord[], position: number): boolean {
+  const word = all[position];
+  // Nor a verb ("retrieve rates for CHF"), nor the topic of a writing ("news on the ECB rate decision").
+  if (word.literal || DESCRIBING.test(word.word) || verbIn(actionVerbs, word.word) || verbIn(neutralVerbs, word.word)) return false;
+  if (all.slice(0, position).some((before) => WRITINGS.has(before.word))) return false;
+  return PRICES.has(all[position + 1]?.word ?? '') || (all[position - 1]?.word === 'of' && PRICES.has(all[position - 2]?.word ?? ''));
+}
+
+/** Verbs booking a time with someone. */
+export const BOOKING = new Set(['book', 'schedule', 'reserve', 'arrange']);
+
+/**
+ * Whether a booking verb's object is a kind of appointment named by a word no task knows ("book a vet appointment",
+ * "a grooming appointment", "a time slot at the recycling centre" is not: "slot" is known), and the job names no
+ * place some task knows to put it ("... in my calendar"): the booking is made with someone else.
+ */
+export function booksWithOthers(all: JobWord[], position: number, knows: (word: JobWord) => boolean): boolean {
+  let at = position + 1;
+  while (all[at] && determiners.has(all[at].word)) at += 1;
+  const phrase: JobWord[] = [];
+  for (; all[at] && !stopWords.has(all[at].word) && !all[at].literal; at += 1) {
+    phrase.push(all[at]);
+    if (all[at].ends) break;
+  }
+  // "book a roofer", "book a haircut": someone or something no task knows; "a vet appointment": a kind of one.
+  const head = phrase.at(-1);
+  const unknownKind = !!head && !head.nameLike && (!knows(head) || phrase.slice(0, -1).some((word) => !knows(word) && !word.nameLike));
+  if (!unknownKind) return false;
+  const placed = all.some((word, where) => ['in', 'on', 'to', 'into'].includes(word.word) && [all[where + 1], all[where + 2]].some((next) => !!next && !stopWords.has(next.word) && !next.literal && knows(next)));
+  return !placed;
+}
+
+/** Words after "open" or "closed" saying when: a question about opening hours. */
+const OPENING_TIMES = new Set(['now', 'today', 'tonight', 'tomorrow', 'late', 'until', 'till', '24h', '24/7', 'yet', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'weekends', 'christmas', 'easter']);
+
+/** Whether a yes-or-no question asks if a place is open or closed at some time ("is the pharmacy open on sunday"). */
+export function asksOpeningHours(all: JobWord[]): boolean {
+  if (!['is', 'are', 'will'].includes(all[0]?.word ?? '')) return false;
+  return all.some((word, at) => (word.word === 'open' || word.word === 'closed') && [all[at + 1], all[at + 2]].some((next, offset) => !!next && OPENING_TIMES.has(next.word) && (offset === 0 || ['on', 'at', 'this', 'right'].includes(all[at + 1].word))));
+}
+
+/** Whether the job asks at what time something happens: "what time" before does, do or did ("what time does X close"). */
+export function asksTimeOfEvent(all: JobWord[]): boolean {
+  return all.some((word, at) => (word.word === 'what' || word.word === 'wat') && all[at + 1]?.word === 'time' && ['does', 'do', 'did'].includes(all[at + 2]?.word ?? ''));
+}
+
+/** Verbs naming the service they are done on ("tweet" posts on Twitter). */
+export const SERVICE_VERBS = new Set(['tweet', 'retweet']);
+
+/** Crypto-assets and words for them. */
+const CRYPTO = new Set(['bitcoin', 'bitcoins', 'btc', 'eth', 'ether', 'ethereum', 'crypto', 'cryptocurrency', 'cryptocurrencies', 'dogecoin', 'doge', 'solana', 'usdt', 'usdc', 'tether', 'litecoin', 'xrp', 'cardano']);
+
+/**
+ * Whether the job names a crypto-asset no task is named by ("convert 0.5 ETH to euros", "btc to usd"): exchange
+ * rates of money do not cover it. Written about, it is a topic ("latest news on bitcoin").
+ */
+export function namesCrypto(all: JobWord[], names: Set<string>): boolean {
+  return all.some((word, at) => CRYPTO.has(word.word) && !names.has(word.stem) && !all.slice(0, at).some((before) => WRITINGS.has(before.word)));
+}
+
+/** Words for where someone is, and words that may stand between "my" and one ("my exact GPS location"). */
+const WHEREABOUTS = new Set(['location', 'position', 'whereabouts']);
+const WHEREABOUTS_DESCRIBED = new Set(['current', 'exact', 'precise', 'gps', 'live', 'present']);
+
+/** Whether the job asks where the asker is: "where am I", "my current location". */
+export function asksWhereabouts(all: JobWord[]): boolean {
+  return all.some((word, at) => {
+    if (word.word === 'where' && all[at + 1]?.word === 'am' && all[at + 2]?.word === 'i') return true;
+    if (word.word !== 'my') return false;
+    let next = at + 1;
+    while (WHEREABOUTS_DESCRIBED.has(all[next]?.word ?? '')) next += 1;
+    return WHEREABOUTS.has(all[next]?.word ?? '');
+  });
+}
+
+/** Words before a file the asker holds, and the files ("this pdf", "the attached document"). */
+const HELD = new Set(['this', 'these', 'attached']);
+const FILES = new Set(['pdf', 'pdfs', 'file', 'files', 'document', 'documents', 'doc', 'docx', 'image', 'images', 'photo', 'photos', 'picture', 'pictures', 'video', 'audio', 'recording', 'screenshot', 'attachment', 'spreadsheet', 'scan', 'presentation']);
+/** Words after a file naming text in it, which a task may work on ("md5 of this file contents"). */
+const CONTENTS = new Set(['contents', 'content', 'text', 'string']);
+
+/** Whether the job names a file the asker holds ("summarise this pdf", "the attached document"): no task receives one. */
+export function holdsFile(all: JobWord[]): boolean {
+  return all.some((word, at) => HELD.has(word.word) && FILES.has(all[at + 1]?.word ?? '') && !CONTENTS.has(all[at + 2]?.word ?? ''));
+}
+
+/** Determiners before a kind of thing rather than before words to say. */
+const KIND_DETERMINERS = new Set(['a', 'an', 'this', 'that', 'these', 'those']);
+
+/** Verbs whose object is the thing made or sent: "send an sms", "create a linear issue". */
+export const SENDING = new Set(['send', 'create', 'add', 'post', 'make', 'generate', 'insert', 'set']);
+
+/**
+ * Whether the thing a sending or creating verb makes is named by a word no task knows, last of its phrase ("send
+ * an SMS via Twilio", "send a postcard to grandma", "mail this package"): no task makes such a thing.
+ */
+export function sendsUnknown(all: JobWord[], position: number, knows: (word: JobWord) => boolean): boolean {
+  // Only a kind of thing ("an SMS", "this package"): without a determiner the words may be what is said ("post
+  // deploy done in #eng").
+  if (!KIND_DETERMINERS.has(all[position + 1]?.word ?? '')) return false;
+  // The phrase's last word names the thing ("a password reset notice"): numbers and describing words may come first.
+  const phrase: JobWord[] = [];
+  for (let at = position + 2; all[at] && !stopWords.has(all[at].word) && !all[at].literal; at += 1) {
+    phrase.push(all[at]);
+    if (all[at].ends) break;
+  }
+  const thing = phrase.at(-1);
+  return !!thing && !phrase.some((word) => word.nameLike) && !askers.has(thing.word) && !DESCRIBING.test(thing.word) && !knows(thing);
+}
