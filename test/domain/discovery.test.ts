@@ -955,6 +955,7 @@ describe('discovery engine', () => {
       expect(first('book a dentist appointment in my google calendar for tuesday 3pm')?.id).to.equal('google.calendar.events.create');
       expect(first('book a 30 minute call with Priya on Friday')?.id).to.equal('google.calendar.events.create');
       expect(rank(builtin, 'book a roofer for an inspection', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'book an appointment with my dentist next week', 5).candidates).to.deep.equal([]);
       expect(rank(builtin, 'predict the EUR to USD rate for next month', 5).candidates).to.deep.equal([]);
       // A quote for work is no exchange rate; FX quotes still are.
       expect(rank(builtin, 'get a quote to fix my roof', 5).candidates).to.deep.equal([]);

@@ -25,6 +25,9 @@ export function pricesUnknown(all: JobWord[], position: number): boolean {
   return PRICES.has(all[position + 1]?.word ?? '') || (all[position - 1]?.word === 'of' && PRICES.has(all[position - 2]?.word ?? ''));
 }
 
+/** Trades whose people take bookings: booking a time with one is done with them, not in a calendar. */
+const TRADES = new Set(['dentist', 'doctor', 'gp', 'vet', 'plumber', 'electrician', 'hairdresser', 'barber', 'mechanic', 'therapist', 'physio', 'optician', 'lawyer', 'notary', 'dermatologist', 'pediatrician', 'surgeon', 'clinic', 'salon', 'garage', 'groomer', 'tutor']);
+
 /** Verbs booking a time with someone. */
 export const BOOKING = new Set(['book', 'schedule', 'reserve', 'arrange']);
 
@@ -41,10 +44,11 @@ export function booksWithOthers(all: JobWord[], position: number, knows: (word: 
     phrase.push(all[at]);
     if (all[at].ends) break;
   }
-  // "book a roofer", "book a haircut": someone or something no task knows; "a vet appointment": a kind of one.
+  // "book a roofer", "book a haircut": someone or something no task knows; "a vet appointment": a kind of one;
+  // "an appointment with my dentist": with someone whose trade takes bookings.
   const head = phrase.at(-1);
   const unknownKind = !!head && !head.nameLike && (!knows(head) || phrase.slice(0, -1).some((word) => !knows(word) && !word.nameLike));
-  if (!unknownKind) return false;
+  if (!unknownKind && !all.some((word) => TRADES.has(word.word))) return false;
   const placed = all.some((word, where) => ['in', 'on', 'to', 'into'].includes(word.word) && [all[where + 1], all[where + 2]].some((next) => !!next && !stopWords.has(next.word) && !next.literal && knows(next)));
   return !placed;
 }
