@@ -942,6 +942,12 @@ describe('discovery engine', () => {
       expect(readJob(builtin, "call at 17:00 Berlin time, what's that for our Mumbai team?").elsewhere).to.equal(false);
       expect(first("call at 17:00 Berlin time, what's that for our Mumbai team?")?.id).to.equal('builtin.time.convert');
       expect(rank(builtin, 'message the design team on Microsoft Teams', 5).candidates).to.deep.equal([]);
+      // A well-known service's own thing, after "the" or a describing word too; converting only names.
+      expect(rank(builtin, 'refund the paypal payment from jenny', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'reply to the comments on my latest instagram post', 5).candidates).to.deep.equal([]);
+      expect(first('refund the stripe payment ch_123')?.id).to.equal('stripe.refunds.create');
+      expect(rank(builtin, 'convert this PNG to a JPG', 5).candidates).to.deep.equal([]);
+      expect(first('convert 5pm PST to CET')?.id).to.equal('builtin.time.convert');
       expect(first('my brother asks which moves Pikachu can learn')?.id).to.equal('pokeapi.pokemon.get');
       expect(first('recent chatter in the #general slack channel')?.id).to.equal('slack.conversations.history');
       expect(first('the passport says NZL, which country is that')?.id).to.equal('restcountries.country.by_code');

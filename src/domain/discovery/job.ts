@@ -1,5 +1,5 @@
 import {
-  ASKERS, CREATING_VERBS, DETERMINERS, GIVING_VERBS, HOW_TO_FOLLOWERS, IMPLIED_VERBS, MAKING_VERBS, MODIFIERS, NOUN_OPENERS, OPEN_RESULT_VERBS, OPENING_VERBS, PARTICLE_VERBS, POLITE_OPENERS, PREPOSITIONS, SEARCH_VERBS, SEEING_VERBS,
+  ASKERS, CREATING_VERBS, DETERMINERS, FORM_CHANGING_VERBS, GIVING_VERBS, HOW_TO_FOLLOWERS, IMPLIED_VERBS, MAKING_VERBS, MODIFIERS, NOUN_OPENERS, OPEN_RESULT_VERBS, OPENING_VERBS, PARTICLE_VERBS, POLITE_OPENERS, PREPOSITIONS, SEARCH_VERBS, SEEING_VERBS,
   QUESTION_AUXILIARIES, QUESTION_WORDS, SERVICE_NAMES, TOPIC_MARKERS, WRITING_VERBS, WRITTEN_DEEDS,
 } from './lexicon.js';
 import { givesCode, givesDocument, jobWords, quotes, stem, type JobWord } from './text.js';
@@ -210,6 +210,11 @@ function whereService(all: JobWord[], position: number, knows: (word: JobWord) =
     return !!next && (leadsObject.has(next.word) || /^\p{N}/u.test(next.word) || (!stopWords.has(next.word) && !next.literal && !knows(next)));
   }
   if (OWNERS.has(previous.word) || previous.word === 'a' || previous.word === 'an') return true;
+  // "my latest instagram post", "the paypal payment": the service's own thing, after a describing word too.
+  const owner = modifiers.has(previous.word) || describes(previous.word) ? all[position - 2] : previous;
+  if (owner && OWNERS.has(owner.word)) return true;
+  const next = all[position + 1];
+  if (previous.word === 'the' && !!next && !next.literal && !stopWords.has(next.word) && knows(next)) return true;
   const at = previous.word === 'the' ? position - 2 : position - 1;
   const preposition = all[at]?.word ?? '';
   if (INSIDE.has(preposition) || BY_MEANS.has(preposition)) return true;
@@ -246,6 +251,7 @@ const questionAuxiliaries = new Set(QUESTION_AUXILIARIES);
 const howToFollowers = new Set(HOW_TO_FOLLOWERS);
 const politeOpeners = new Set(POLITE_OPENERS);
 const givingVerbs = new Set(GIVING_VERBS);
+const formChangingVerbs = new Set(FORM_CHANGING_VERBS);
 const makingVerbs = new Set(MAKING_VERBS);
 const openingVerbs = new Set(OPENING_VERBS);
 const creatingVerbs = new Set(CREATING_VERBS);
@@ -847,6 +853,8 @@ export function readJob(context: JobContext, text: string): Job {
   const counting = (listsOpen || pastSpan || all.some((_, at) => counts(all, at))) && terms.every((term) => term.role !== 'neutral');
   const asksToSee = !question && terms.every((term) => term.role !== 'action') && (counting || terms.some((term) => term.role === 'neutral' && verbIn(seeingVerbs, term.word)));
   const searches = terms.some((term) => verbIn(searchVerbs, term.word));
+  // "convert this PNG to a JPG": converting with nothing a task knows named, only names, is converting something else.
+  if (terms.every((term) => term.role !== 'object' || term.alternatives.length === 0) && terms.some((term) => term.role === 'action' && formChangingVerbs.has(term.word)) && all.some((word) => word.nameLike && !knows(word))) elsewhere = true;
   // Opening hours, the time something happens, a crypto-asset, the asker's whereabouts, a file the asker holds.
   if (asksOpeningHours(all) || asksTimeOfEvent(all) || namesCrypto(all, context.names) || asksWhereabouts(all) || holdsFile(all)) elsewhere = true;
   // A verb setting the scene ("I'm about to walk the dog, how windy is it") has no object the job seeks.
