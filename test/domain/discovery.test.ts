@@ -948,6 +948,10 @@ describe('discovery engine', () => {
       expect(first('refund the stripe payment ch_123')?.id).to.equal('stripe.refunds.create');
       expect(rank(builtin, 'convert this PNG to a JPG', 5).candidates).to.deep.equal([]);
       expect(first('convert 5pm PST to CET')?.id).to.equal('builtin.time.convert');
+      // A standing watch is kept by no task; a question when something is, answered once, is.
+      expect(rank(builtin, 'alert me when the GBP/USD rate hits 1.35', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'email me whenever a news article mentions my company', 5).candidates).to.deep.equal([]);
+      expect(first('tell me when the next public holiday in France is')?.id).to.equal('nager-date.holidays.next');
       expect(first('my brother asks which moves Pikachu can learn')?.id).to.equal('pokeapi.pokemon.get');
       expect(first('recent chatter in the #general slack channel')?.id).to.equal('slack.conversations.history');
       expect(first('the passport says NZL, which country is that')?.id).to.equal('restcountries.country.by_code');

@@ -130,3 +130,17 @@ export function sendsUnknown(all: JobWord[], position: number, knows: (word: Job
   const thing = phrase.at(-1);
   return !!thing && !phrase.some((word) => word.nameLike) && !askers.has(thing.word) && !DESCRIBING.test(thing.word) && !knows(thing);
 }
+
+/** Verbs of telling someone, before "me" or "us" in a standing request ("alert me when ..."). */
+const ALERTING = new Set(['alert', 'notify', 'ping', 'email', 'text', 'message', 'warn', 'send']);
+/** Words opening the condition of a standing request. */
+const WHENEVER = new Set(['when', 'whenever', 'once']);
+
+/**
+ * Whether the job asks to be told when something happens ("alert me when the GBP/USD rate hits 1.35", "email me
+ * whenever a news article mentions my company"): a standing watch, which no task keeps; a task answers once.
+ */
+export function asksStandingWatch(all: JobWord[]): boolean {
+  if (all.some((word) => word.word === 'whenever')) return true;
+  return all.some((word, at) => ALERTING.has(word.word) && (all[at + 1]?.word === 'me' || all[at + 1]?.word === 'us') && all.slice(at + 2).some((later) => WHENEVER.has(later.word)));
+}
