@@ -1,8 +1,9 @@
 import type { Catalog, Task } from '../catalog/types.js';
 import { GIVES_AMOUNT, GIVES_CHANNEL, GIVES_CODE, GIVES_DATE, GIVES_DOCUMENT, GIVES_ENCODED, GIVES_PATH, GIVES_RANGE, GIVES_TIME, GIVES_TOPIC, readJob, type JobContext, type JobTerm } from './job.js';
-import { ACTION_VERBS, FORM_CHANGING_VERBS, MODIFIERS, OPEN_RESULT_VERBS, RESULT_VERBS } from './lexicon.js';
+import { MODIFIERS, RESULT_VERBS } from './lexicon.js';
 import { stem, words } from './text.js';
 import { buildVocabulary, textTerms, type Vocabulary } from './vocabulary.js';
+import { actionVerbs, formChangingVerbs, openResultVerbs } from './words.js';
 
 /**
  * The discovery engine (docs/discovery.md): BM25F over each active task's id, title, description,
@@ -38,10 +39,7 @@ const QUERY_WANTING = 0.9;
  */
 const AMOUNT_WANTING = 0.6;
 
-const actionVerbs = new Set(ACTION_VERBS);
 const resultVerbs = new Set(RESULT_VERBS);
-const openResultVerbs = new Set(OPEN_RESULT_VERBS);
-const formChangingVerbs = new Set(FORM_CHANGING_VERBS);
 const resultStems = new Set(RESULT_VERBS.map(stem));
 const modifiers = new Set(MODIFIERS);
 
@@ -391,11 +389,11 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
   // is wanted (convert, compute) does not say of what: "convert this video to mp4" needs a task knowing video.
   const actions = terms.filter((term) => term.role === 'action');
   const transformsOnly = actions.length > 0 && actions.every((term) => resultVerbs.has(term.word) && !openResultVerbs.has(term.word));
-  // A job naming a provider ("reply to the hacker news comment", "a new GitHub repository") is that provider's.
   const markPerformed = (doc: number, bit: number) => {
     if (performed[doc] === 0) performing.push(doc);
     performed[doc] |= bit;
   };
+  // A job naming a provider ("reply to the hacker news comment", "a new GitHub repository") is that provider's.
   const namedProviders = terms.filter((term) => !term.topic).flatMap((term) => term.alternatives.flatMap(({ term: key }) => index.providerNames.get(key) ?? []));
   try {
     terms.forEach((term, position) => {

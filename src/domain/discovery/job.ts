@@ -1,11 +1,11 @@
 import {
-  ASKERS, CREATING_VERBS, DETERMINERS, FORM_CHANGING_VERBS, GIVING_VERBS, HOW_TO_FOLLOWERS, IMPLIED_VERBS, MAKING_VERBS, MODIFIERS, NOUN_OPENERS, OPEN_RESULT_VERBS, OPENING_VERBS, PARTICLE_VERBS, POLITE_OPENERS, PREPOSITIONS, SEARCH_VERBS, SEEING_VERBS,
+  ASKERS, CREATING_VERBS, DETERMINERS, GIVING_VERBS, HOW_TO_FOLLOWERS, IMPLIED_VERBS, MAKING_VERBS, MODIFIERS, NOUN_OPENERS, OPENING_VERBS, PARTICLE_VERBS, POLITE_OPENERS, PREPOSITIONS, SEARCH_VERBS, SEEING_VERBS,
   QUESTION_AUXILIARIES, QUESTION_WORDS, SERVICE_NAMES, TOPIC_MARKERS, WRITING_VERBS, WRITTEN_DEEDS,
 } from './lexicon.js';
 import { givesCode, givesDocument, jobWords, quotes, stem, type JobWord } from './text.js';
 import { phraseAt, stopWords, type Vocabulary } from './vocabulary.js';
 import { asksOpeningHours, asksStandingWatch, asksTimeOfEvent, asksWhereabouts, booksWithOthers, BOOKING, holdsFile, namesCrypto, pricesUnknown, SENDING, sendsUnknown, SERVICE_VERBS } from './beyond.js';
-import { actionVerbs, askers, DESCRIBING, determiners, neutralVerbs, PARTICIPLE, verbIn, WRITINGS } from './words.js';
+import { actionVerbs, askers, basesOf, DESCRIBING, determiners, formChangingVerbs, neutralVerbs, openResultVerbs, PARTICIPLE, verbIn, WRITINGS } from './words.js';
 
 /**
  * Reading a job sentence into the terms discovery weighs (docs/discovery.md, "Action and object words").
@@ -251,7 +251,6 @@ const questionAuxiliaries = new Set(QUESTION_AUXILIARIES);
 const howToFollowers = new Set(HOW_TO_FOLLOWERS);
 const politeOpeners = new Set(POLITE_OPENERS);
 const givingVerbs = new Set(GIVING_VERBS);
-const formChangingVerbs = new Set(FORM_CHANGING_VERBS);
 const makingVerbs = new Set(MAKING_VERBS);
 const openingVerbs = new Set(OPENING_VERBS);
 const creatingVerbs = new Set(CREATING_VERBS);
@@ -377,8 +376,7 @@ const DATING = new Set(['yesterday', 'today', 'last', 'this', 'since', 'before',
 /** The action verb of a past participle ("closed", "deleted", "archived", "transferred"), when it is one. */
 function pastOf(word: string): string | undefined {
   if (!word.endsWith('ed')) return undefined;
-  const base = word.slice(0, -2);
-  return [base, `${base}e`, base.at(-1) === base.at(-2) ? base.slice(0, -1) : '', word.endsWith('ied') ? `${word.slice(0, -3)}y` : ''].find((verb) => verb && actionVerbs.has(verb));
+  return [...basesOf(word, 'ed'), word.endsWith('ied') ? `${word.slice(0, -3)}y` : ''].find((verb) => verb && actionVerbs.has(verb));
 }
 
 /**
@@ -500,7 +498,6 @@ function relativeVerb(all: JobWord[], position: number): string | undefined {
 
 /** Words opening what a verb before them finds out ("verify which ...", "confirm whether ..."). */
 const FINDING_OUT = new Set(['which', 'whether', 'if', 'who', 'what']);
-const OPEN_RESULT = new Set(OPEN_RESULT_VERBS);
 
 /** Question words that may stand before a noun ("what book", "which post"). */
 const ASKING_WHICH = new Set(['what', 'which', 'whose']);
@@ -524,7 +521,7 @@ function roleOf(word: string, previous: JobWord | undefined, next: JobWord | und
     if (!opensVerb(previous) || (!!next && DETAILS.has(next.word)) || ASKING_WHICH.has(previous?.word ?? '')) return 'object';
     if (question || (givingVerbs.has(word) && askers.has(next?.word ?? ''))) return 'neutral';
     // "verify which account this token belongs to", "confirm whether it bounced": a verb before what it asks finds out.
-    if (FINDING_OUT.has(next?.word ?? '') && !OPEN_RESULT.has(word)) return 'neutral';
+    if (FINDING_OUT.has(next?.word ?? '') && !openResultVerbs.has(word)) return 'neutral';
     return 'action';
   }
   // "an issue describing the failing test": a read verb's -ing form after a noun describes that noun.
@@ -692,9 +689,6 @@ export function readJob(context: JobContext, text: string): Job {
     const current = all[position];
     // "file a bug in acme/web: login button does nothing on Safari": after a command and a colon comes its content.
     if (position > start && all[position - 1].ends === ':' && terms.some((term) => term.role === 'action')) break;
-    // "get the 20 latest HN submissions to scan for mentions of our product", "... before calling the weather API":
-    // after a command and its object, what the caller does next is no part of the job.
-    // A clause of the asker's own deed ends the job once it has said what it is about ("the title of 978-1-4028-9462-6 before I buy it").
     // "Before I plan tomorrow's commute, can you give me the forecast": a clause of the asker's own deed before a
     // comma leads into the request; it is passed over.
     const leadIn = !question && ownDeedAt(all, position) ? all.findIndex((word, at) => at > position && word.ends === ',') : -1;
@@ -702,6 +696,9 @@ export function readJob(context: JobContext, text: string): Job {
       position = leadIn;
       continue;
     }
+    // "get the 20 latest HN submissions to scan for mentions of our product", "... before calling the weather API":
+    // after a command and its object, what the caller does next is no part of the job. A clause of the asker's own
+    // deed ends it once it has said what it is about ("the title of 978-1-4028-9462-6 before I buy it").
     if (!question && purposeAt(all, position, knows) && terms.some((term, at) => (term.role === 'neutral' || term.role === 'action' || ownDeedAt(all, position)) && terms.slice(at).some((other) => other.role === 'object'))) break;
     if (position === start && start > 0) {
       // What a label or preface said is no verb's object, and the command's first word opens it.
@@ -801,7 +798,6 @@ export function readJob(context: JobContext, text: string): Job {
       place(current.stem, { word: base, role: actionVerbs.has(base) ? 'action' : 'neutral', alternatives }, position);
       continue;
     }
-    // The topic of a thing names what to look for: "news about the chip export restrictions" asks to export nothing.
     // "its region and calling code", "a reading list": inside a job, a verb's -ing form before a known thing describes it.
     const describingThing = position > start && current.word.endsWith('ing') && !neutralVerbs.has(current.word) && describesNext(position);
     // "github merge pull request 88", "gh issue edit 42", "stripe invoices create ...": after a provider's name
@@ -814,6 +810,7 @@ export function readJob(context: JobContext, text: string): Job {
       place(current.stem, { word: caused, role: 'action', alternatives: alternativesOf(context, stem(caused)) }, position);
       continue;
     }
+    // The topic of a thing names what to look for: "news about the chip export restrictions" asks to export nothing.
     let role = commandLine ? 'action' : current.parameter || (inTopic && topicOfThing) || describingThing ? 'object' : current === opener && !nounOpeners.has(implied!.means) ? 'neutral' : roleOf(current.word, previous, all[position + 1], question);
     if (opening && !question && role === 'object' && alternatives.length === 0 && !current.nameLike && !toldPast(current.word) && !SPEAKERS.has(all[position - 1]?.word ?? '') && takesObject(position)) role = 'action';
     if (opening && !question && openingVerbs.has(current.word) && leadsObject.has(all[position + 1]?.word ?? '')) role = 'action';

@@ -1,4 +1,4 @@
-import { ACTION_VERBS, ASKERS, DETERMINERS, NEUTRAL_VERBS } from './lexicon.js';
+import { ACTION_VERBS, ASKERS, DETERMINERS, FORM_CHANGING_VERBS, NEUTRAL_VERBS, OPEN_RESULT_VERBS } from './lexicon.js';
 
 /**
  * The word lists as sets, and what a single word is to them (docs/discovery.md, "Reading a job"): shared by
@@ -9,6 +9,8 @@ export const actionVerbs = new Set(ACTION_VERBS);
 export const neutralVerbs = new Set(NEUTRAL_VERBS);
 export const determiners = new Set(DETERMINERS);
 export const askers = new Set(ASKERS);
+export const openResultVerbs = new Set(OPEN_RESULT_VERBS);
+export const formChangingVerbs = new Set(FORM_CHANGING_VERBS);
 
 /** A past participle ("named", "called", "titled"): it describes the noun before it. */
 export const PARTICIPLE = /..[^e]ed$/;
@@ -24,10 +26,14 @@ export const WRITINGS = new Set([
   'summary', 'paper', 'papers', 'essay', 'essays', 'report', 'reports', 'info', 'information', 'entry', 'thread', 'threads', 'blog', 'coverage',
 ]);
 
+/** The verbs a word ending in -ing or -ed may be a form of ("looking" look, "closing" close, "setting" set). */
+export function basesOf(word: string, ending: 'ing' | 'ed'): string[] {
+  const base = word.slice(0, -ending.length);
+  return [base, `${base}e`, base.at(-1) === base.at(-2) ? base.slice(0, -1) : ''].filter(Boolean);
+}
+
 /** A verb of the lists as written, or the verb of its -ing form ("looking", "sending", "setting"). */
 export function verbIn(list: Set<string>, word: string): boolean {
   if (list.has(word)) return true;
-  if (!word.endsWith('ing') || word.length < 6) return false;
-  const base = word.slice(0, -3);
-  return list.has(base) || list.has(`${base}e`) || (base.at(-1) === base.at(-2) && list.has(base.slice(0, -1)));
+  return word.endsWith('ing') && word.length >= 6 && basesOf(word, 'ing').some((base) => list.has(base));
 }
