@@ -333,7 +333,7 @@ function commandStart(context: JobContext, all: JobWord[]): number {
 }
 
 /** The opening word of a command when it means another verb ("email my boss ...", "tell the team ..."). */
-function openerWithImpliedVerb(context: JobContext, all: JobWord[], start: number): { word: JobWord; means: string } | undefined {
+function openerWithImpliedVerb(context: JobContext, all: JobWord[], stems: string[], start: number): { word: JobWord; means: string } | undefined {
   const at = all.findIndex((word, position) => position >= start && !politeOpeners.has(word.word));
   const opener = all[at];
   // "text and author of comment 2921983": before and, or, of or a comma, the opener names a thing.
@@ -341,7 +341,7 @@ function openerWithImpliedVerb(context: JobContext, all: JobWord[], start: numbe
   const next = all[at + 1]?.word ?? '';
   if (!opener || askers.has(next) || NOUN_FOLLOWERS.has(next) || neutralVerbs.has(next) || DETAILS.has(next) || opener.ends === ',') return undefined;
   // "email address and avatar": the first word of a phrase names a thing.
-  if (phraseAt(context.vocabulary, all.map((word) => word.stem), at)) return undefined;
+  if (phraseAt(context.vocabulary, stems, at)) return undefined;
   if (Object.hasOwn(IMPLIED_VERBS, opener.word)) return { word: opener, means: opener.word };
   // "emails from my bank last month": a plural names the things, it is no verb.
   if (opener.word.endsWith('s')) return undefined;
@@ -579,7 +579,7 @@ export function readJob(context: JobContext, text: string): Job {
     seen.add(key);
     terms.push(term);
   };
-  const opensWith = question ? undefined : openerWithImpliedVerb(context, all, start);
+  const opensWith = question ? undefined : openerWithImpliedVerb(context, all, stems, start);
   // "we're mid-incident, pls drop a note in #status": a later clause may open the command instead.
   const clauses = all.flatMap((word, at) => (word.ends === ',' && at >= start ? [at + 1] : []));
   // There the opener needs an object after it ("drop a note", "email sarah@x.com: ..."), not one ending a field of a
@@ -591,7 +591,7 @@ export function readJob(context: JobContext, text: string): Job {
     while (all[at]?.address && all[at + 1]?.address && !all[at].ends) at += 1;
     return !!all[at]?.address && all[at].ends !== ',';
   };
-  const implied = opensWith ?? (question ? undefined : clauses.map((at) => openerWithImpliedVerb(context, all, at)).find((found) => found !== undefined && takesObjectAfter(found)));
+  const implied = opensWith ?? (question ? undefined : clauses.map((at) => openerWithImpliedVerb(context, all, stems, at)).find((found) => found !== undefined && takesObjectAfter(found)));
   const opener = implied?.word;
   /** Before the first content word of a command that opens with no verb it implies. */
   let opening = !opensWith;
