@@ -1094,6 +1094,19 @@ describe('discovery engine', () => {
       expect(first('a short intro on the Hanseatic League')?.id).to.equal('wikipedia.page.summary');
     });
 
+    it('reads the deeds of sentences that only set the scene as the asker\'s story, and the request after them as opening a command', () => {
+      expect(first('Cleaning out the garage all weekend with my brother. Give me the details on Lucario: height, weight and abilities.')?.id).to.equal('pokeapi.pokemon.get');
+      expect(first('During the demo the export button crashed. Open a new ticket in acme/dashboard saying that CSV export fails.')?.id).to.equal('github.issues.create');
+      expect(first("Site visit in Rotterdam this afternoon. What's it like outside there right now?")?.id).to.match(/weather\.current$/);
+      // A scene's words say less than the request's: "story" does not make this a post.
+      const scene = readJob(builtin, 'Locked out of the office all morning, long story. Which Slack channels exist in our workspace?').terms;
+      expect(scene.find((term) => term.word === 'story')?.scene).to.equal(true);
+      expect(scene.find((term) => term.word === 'channels')?.scene).to.equal(undefined);
+      // With no sentence that asks, or one asking about the scene only, every sentence is the job's.
+      expect(rank(builtin, "I can't find my reading glasses. Could you tell me where I left them?", 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'Pull request #212 in our repo has two approvals. Go ahead and merge it into main.', 5).candidates).to.deep.equal([]);
+    });
+
     it('keeps an apostrophe between letters inside single quotes ("\'Mom\'s birthday dinner\'")', () => {
       expect(quotes("add 'Mom's birthday dinner' to my calendar")).to.equal(true);
       expect(jobWords("add 'Mom's birthday dinner' to my calendar").map((word) => word.word)).to.deep.equal(['add', 'to', 'my', 'calendar']);

@@ -26,6 +26,8 @@ export const MIN_SCORE = 2;
 const TOPIC_WEIGHT = 0.5;
 /** A phrase saying how a question is asked ("what is", "who was") counts this much of a word naming a thing. */
 const MANNER_WEIGHT = 0.5;
+/** A word of a sentence that only sets the scene counts this much of a word of the request. */
+const SCENE_WEIGHT = 0.5;
 /** A task requiring an argument the job gives (a date, a clock time, a topic to search for) scores this much more. */
 const ARGUMENT_FIT = 1.2;
 /** A task reading one record by id scores this much less for a job that names no id (and ARGUMENT_FIT for one that does). */
@@ -414,7 +416,7 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
       if (term.target) targetMask |= bit;
       // A document matching several of a term's alternatives counts the best one once.
       termDocs.length = 0;
-      const scale = term.topic ? TOPIC_WEIGHT : term.manner ? MANNER_WEIGHT : 1;
+      const scale = term.topic ? TOPIC_WEIGHT : term.manner ? MANNER_WEIGHT : term.scene ? SCENE_WEIGHT : 1;
       for (const { term: key, weight } of term.alternatives) {
         const { docs, weights, named } = index.postings.get(key)!;
         for (let i = 0; i < docs.length; i += 1) {

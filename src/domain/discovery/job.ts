@@ -41,6 +41,8 @@ export interface JobTerm {
   target?: boolean;
   /** A phrase of function words with no synonym naming a thing ("what is", "who was"): it says how a question is asked more than what about. */
   manner?: boolean;
+  /** In a sentence that only sets the scene: it says less about the job than the words of its request. */
+  scene?: boolean;
 }
 
 export interface Job {
@@ -397,7 +399,7 @@ function causedDeed(all: JobWord[], position: number): string | undefined {
 /** Times of day after "good" in a greeting. */
 const GREETED = new Set(['morning', 'afternoon', 'evening', 'day', 'night']);
 /** Verbs of telling: "that" after one opens what is told ("let them know that ...", "tell the team that ..."). */
-const TELLING = new Set(['know', 'tell', 'notify', 'inform', 'remind', 'say', 'warn', 'announce']);
+const TELLING = new Set(['know', 'tell', 'notify', 'inform', 'remind', 'say', 'saying', 'warn', 'announce']);
 
 /** Words before a past participle saying a thing's state ("is now closed", "was deleted"). */
 const STATE_AUXILIARIES = new Set(['is', 'are', 'was', 'were', 'been', 'now']);
@@ -553,9 +555,37 @@ function particleAfter(all: JobWord[], position: number, previous: JobWord | und
  * A word no task knows is kept as missed, never dropped: when it opens a command and a determiner follows
  * ("unclog the sink", "adopt a kitten") it is the job's action, which no task can then perform.
  */
+/** Words before a command's verb that only urge it on ("Go ahead and merge it"). */
+const GOING_AHEAD = new Set(['go', 'ahead', 'and', 'just', 'now', 'then']);
+
+/**
+ * Which words stand in sentences that only set the scene: in a job of several sentences of which some ask (a question,
+ * a command opening with its verb, or one asked politely), the others. Their deeds are the asker's story, not the job's.
+ */
+function sceneWords(all: JobWord[], knows: (word: JobWord) => boolean): boolean[] {
+  const scene = all.map(() => false);
+  const starts = [0, ...all.flatMap((word, at) => (word.ends === '.' && at < all.length - 1 ? [at + 1] : []))];
+  if (starts.length < 2) return scene;
+  const sentences = starts.map((start, at) => all.slice(start, starts[at + 1] ?? all.length));
+  const asks = (sentence: JobWord[]) => {
+    const opening = sentence.findIndex((word) => !politeOpeners.has(word.word) && !GOING_AHEAD.has(word.word));
+    const first = sentence[opening]?.word ?? '';
+    // It must name something of its own: "Could you tell me where I left them?" asks about the scene.
+    if (!sentence.some((word) => !word.literal && !stopWords.has(word.word) && !verbIn(actionVerbs, word.word) && !verbIn(neutralVerbs, word.word) && knows(word))) return false;
+    return isQuestion(sentence.slice(opening)) || actionVerbs.has(first) || neutralVerbs.has(first) || sentence.some((word, at) => word.word === 'please' || (word.word === 'you' && ['can', 'could', 'would'].includes(sentence[at - 1]?.word ?? '')));
+  };
+  const asking = sentences.map(asks);
+  if (!asking.includes(true)) return scene;
+  sentences.forEach((sentence, at) => {
+    if (!asking[at]) for (let position = starts[at]; position < starts[at] + sentence.length; position += 1) scene[position] = true;
+  });
+  return scene;
+}
+
 export function readJob(context: JobContext, text: string): Job {
   const all = jobWords(text);
   const knows = (word: JobWord) => alternativesOf(context, word.stem).length > 0;
+  const scene = sceneWords(all, knows);
   // "lat/lon", "eur/usd": a slash between words the catalog knows means "and", not a path such as rails/rails,
   // nor acme/api when a provider is named acme.
   for (const word of all) {
@@ -630,6 +660,12 @@ export function readJob(context: JobContext, text: string): Job {
   /** The position right after a describing word that was not what a read verb seeks ("trending" in "trending javascript repos"). */
   let describing = -1;
   const place = (key: string, term: JobTerm, from: number, to = from + 1) => {
+    if (scene[from] && (term.role === 'action' || term.role === 'neutral')) {
+      verb = undefined;
+      creating = undefined;
+      return;
+    }
+    if (scene[from]) term.scene = true;
     if (inTopic) {
       term.topic = true;
       if (topicOfThing) searchesTopic = true;
@@ -700,7 +736,8 @@ export function readJob(context: JobContext, text: string): Job {
     // after a command and its object, what the caller does next is no part of the job. A clause of the asker's own
     // deed ends it once it has said what it is about ("the title of 978-1-4028-9462-6 before I buy it").
     if (!question && purposeAt(all, position, knows) && terms.some((term, at) => (term.role === 'neutral' || term.role === 'action' || ownDeedAt(all, position)) && terms.slice(at).some((other) => other.role === 'object'))) break;
-    if (position === start && start > 0) {
+    // A request after sentences setting the scene opens as a command does.
+    if ((position === start && start > 0) || (scene[position - 1] && !scene[position])) {
       // What a label or preface said is no verb's object, and the command's first word opens it.
       opening = !opensWith;
       verb = undefined;
