@@ -309,11 +309,12 @@ describe('discovery engine', () => {
       expect(rank(builtin, 'delete the github repository', 5).candidates).to.deep.equal([]);
     });
 
-    it('reads an action verb after a preposition as a noun, "open" before a noun as describing it, a date as a date', () => {
+    it('reads an action verb after a preposition as a noun, "open" before a noun as describing it and before "a" as making one, a date as a date', () => {
       expect(readJob(builtin, 'my github repos sorted by update').terms.map((term) => term.role)).to.not.include('action');
       expect(readJob(builtin, 'list open issues on github').terms.map((term) => term.word)).to.deep.equal(['list', 'issues', 'github']);
       expect(first('list open issues on github')?.id).to.equal('github.issues.list');
-      expect(readJob(builtin, 'open an issue about the crash').terms[0]).to.include({ word: 'open', role: 'neutral' });
+      expect(readJob(builtin, 'open an issue about the crash').terms[0]).to.include({ word: 'open', role: 'action' });
+      expect(first('open an issue about the crash')?.id).to.equal('github.issues.create');
       expect(jobWords('usd rate on 2019-06-14.').at(-1)).to.deep.equal({ word: '2019-06-14', stem: 'date', literal: false, nameLike: false, given: 'date' });
     });
 
@@ -1105,6 +1106,16 @@ describe('discovery engine', () => {
       // With no sentence that asks, or one asking about the scene only, every sentence is the job's.
       expect(rank(builtin, "I can't find my reading glasses. Could you tell me where I left them?", 5).candidates).to.deep.equal([]);
       expect(rank(builtin, 'Pull request #212 in our repo has two approvals. Go ahead and merge it into main.', 5).candidates).to.deep.equal([]);
+    });
+
+    it('reads opening one of a kind as making it, taking a thing away as removing it, and changing a thing no task knows as elsewhere', () => {
+      expect(rank(builtin, 'open a savings account at my bank', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'open a pull request from my feature branch into main', 5).candidates).to.deep.equal([]);
+      expect(first('open a new issue in acme/api about the broken login')?.id).to.equal('github.issues.create');
+      expect(first('open the wikipedia page on the Hanseatic League')?.id).to.equal('wikipedia.page.summary');
+      expect(rank(builtin, 'please take away the thumbs up reaction I left on the Slack message', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'exchange my old foreign coins at the bank', 5).candidates).to.deep.equal([]);
+      expect(first('exchange 500 SEK to NOK')?.id).to.equal('frankfurter.currency.convert');
     });
 
     it('keeps an apostrophe between letters inside single quotes ("\'Mom\'s birthday dinner\'")', () => {

@@ -131,6 +131,23 @@ export function sendsUnknown(all: JobWord[], position: number, knows: (word: Job
   return !!thing && !phrase.some((word) => word.nameLike) && !askers.has(thing.word) && !DESCRIBING.test(thing.word) && !knows(thing);
 }
 
+/**
+ * Whether the thing a form-changing verb changes is named by a word no task knows, last of its phrase ("exchange my
+ * old foreign coins at the bank", "convert the video to mp4"): no task changes such a thing. An amount, a time or a
+ * name ("convert 5pm PST to CET", "exchange 500 SEK") is what a task changes.
+ */
+export function changesUnknown(all: JobWord[], position: number, knows: (word: JobWord) => boolean): boolean {
+  let at = position + 1;
+  while (all[at] && determiners.has(all[at].word)) at += 1;
+  const phrase: JobWord[] = [];
+  for (; all[at] && !stopWords.has(all[at].word) && !all[at].literal; at += 1) {
+    phrase.push(all[at]);
+    if (all[at].ends) break;
+  }
+  const thing = phrase.at(-1);
+  return !!thing && !phrase.some((word) => word.nameLike || word.given || /\p{N}/u.test(word.word)) && !DESCRIBING.test(thing.word) && !knows(thing);
+}
+
 /** Verbs of telling someone, before "me" or "us" in a standing request ("alert me when ..."). */
 const ALERTING = new Set(['alert', 'notify', 'ping', 'email', 'text', 'message', 'warn', 'send']);
 /** Words opening the condition of a standing request. */

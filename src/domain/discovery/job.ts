@@ -4,7 +4,7 @@ import {
 } from './lexicon.js';
 import { givesCode, givesDocument, jobWords, quotes, stem, type JobWord } from './text.js';
 import { phraseAt, stopWords, type Vocabulary } from './vocabulary.js';
-import { asksOpeningHours, asksStandingWatch, asksTimeOfEvent, asksWhereabouts, booksWithOthers, BOOKING, holdsFile, namesCrypto, pricesUnknown, SENDING, sendsUnknown, SERVICE_VERBS } from './beyond.js';
+import { asksOpeningHours, asksStandingWatch, asksTimeOfEvent, asksWhereabouts, booksWithOthers, BOOKING, changesUnknown, holdsFile, namesCrypto, pricesUnknown, SENDING, sendsUnknown, SERVICE_VERBS } from './beyond.js';
 import { actionVerbs, askers, basesOf, DESCRIBING, determiners, formChangingVerbs, neutralVerbs, openResultVerbs, PARTICIPLE, verbIn, WRITINGS } from './words.js';
 
 /**
@@ -555,9 +555,6 @@ function particleAfter(all: JobWord[], position: number, previous: JobWord | und
  * A word no task knows is kept as missed, never dropped: when it opens a command and a determiner follows
  * ("unclog the sink", "adopt a kitten") it is the job's action, which no task can then perform.
  */
-/** Words before a command's verb that only urge it on ("Go ahead and merge it"). */
-const GOING_AHEAD = new Set(['go', 'ahead', 'and', 'just', 'now', 'then']);
-
 /**
  * Which words stand in sentences that only set the scene: in a job of several sentences of which some ask (a question,
  * a command opening with its verb, or one asked politely), the others. Their deeds are the asker's story, not the job's.
@@ -568,7 +565,7 @@ function sceneWords(all: JobWord[], knows: (word: JobWord) => boolean): boolean[
   if (starts.length < 2) return scene;
   const sentences = starts.map((start, at) => all.slice(start, starts[at + 1] ?? all.length));
   const asks = (sentence: JobWord[]) => {
-    const opening = sentence.findIndex((word) => !politeOpeners.has(word.word) && !GOING_AHEAD.has(word.word));
+    const opening = sentence.findIndex((word) => !politeOpeners.has(word.word));
     const first = sentence[opening]?.word ?? '';
     // It must name something of its own: "Could you tell me where I left them?" asks about the scene.
     if (!sentence.some((word) => !word.literal && !stopWords.has(word.word) && !verbIn(actionVerbs, word.word) && !verbIn(neutralVerbs, word.word) && knows(word))) return false;
@@ -851,6 +848,8 @@ export function readJob(context: JobContext, text: string): Job {
     let role = commandLine ? 'action' : current.parameter || (inTopic && topicOfThing) || describingThing ? 'object' : current === opener && !nounOpeners.has(implied!.means) ? 'neutral' : roleOf(current.word, previous, all[position + 1], question);
     if (opening && !question && role === 'object' && alternatives.length === 0 && !current.nameLike && !toldPast(current.word) && !SPEAKERS.has(all[position - 1]?.word ?? '') && takesObject(position)) role = 'action';
     if (opening && !question && openingVerbs.has(current.word) && leadsObject.has(all[position + 1]?.word ?? '')) role = 'action';
+    // "open a savings account", "open a new ticket": opening one of a kind makes it.
+    if (!question && current.word === 'open' && ['a', 'an'].includes(all[position + 1]?.word ?? '')) role = 'action';
     // "call OWM for the week's predictions", "invoke the weather API": calling a service or an API asks for what it gives.
     if (role === 'action' && INVOKING.has(current.word) && invokesService(context, all, position)) role = 'neutral';
     const term: JobTerm = { word: current.word, role, alternatives };
@@ -860,6 +859,7 @@ export function readJob(context: JobContext, text: string): Job {
       writing.push(term);
     }
     if (term.role === 'action' && SENDING.has(current.word) && sendsUnknown(all, position, knows)) elsewhere = true;
+    if (term.role === 'action' && formChangingVerbs.has(current.word) && changesUnknown(all, position, knows)) elsewhere = true;
     if (term.role === 'action' && BOOKING.has(current.word) && booksWithOthers(all, position, knows)) elsewhere = true;
     place(current.stem, term, position);
   }

@@ -118,6 +118,7 @@ export const PARTICLE_VERBS: Record<string, string[]> = {
   drop: ['off'],
   fire: ['off'],
   pull: ['out'],
+  take: ['away', 'off', 'down'],
 };
 
 /**
@@ -182,7 +183,7 @@ export const ASKERS = ['me', 'us'];
 export const GIVING_VERBS = ['send', 'forward', 'share'];
 
 /** Words a command may open with before its verb ("please", "can you", "hey,"). */
-export const POLITE_OPENERS = ['please', 'pls', 'plz', 'kindly', 'can', 'could', 'would', 'will', 'you', 'hey', 'hi', 'ok', 'okay', 'just', 'now', 'go', 'and', 'then', ...INTERJECTIONS];
+export const POLITE_OPENERS = ['please', 'pls', 'plz', 'kindly', 'can', 'could', 'would', 'will', 'you', 'hey', 'hi', 'ok', 'okay', 'just', 'now', 'go', 'ahead', 'and', 'then', ...INTERJECTIONS];
 
 /**
  * Words that, opening a command, mean another verb: nouns used as verbs ("email my boss the report" asks
