@@ -324,6 +324,11 @@ describe('discovery engine', () => {
       const massage = readJob(builtin, 'book a massage').terms.find((term) => term.word === 'massage')!;
       expect(massage.alternatives).to.deep.equal([]);
       expect(readJob(builtin, 'wether').terms[0].alternatives).to.deep.equal([{ term: 'weather', weight: FUZZY_WEIGHT }]);
+      // A letter left out of a word's ending changes its stem: the slip is found among the catalog's words as written.
+      expect(first('what does the levitate ablity do')?.id).to.equal('pokeapi.ability.get');
+      expect(first('show all our stripe custmers')?.id).to.equal('stripe.customers.list');
+      // A letter more there makes another word: a tablet is no table.
+      expect(readJob(builtin, 'reading on my tablet').terms.find((term) => term.word === 'tablet')!.alternatives).to.deep.equal([]);
     });
 
     it('prefers the sibling requiring an argument the job gives: a clock time, a date, a topic to search for', () => {

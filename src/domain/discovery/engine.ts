@@ -184,6 +184,8 @@ function swapsOf(word: string): string[] {
 
 /** Terms this long or longer are found again from a typing slip. */
 const SLIP_MIN_LENGTH = 4;
+/** Words as written this long or longer are found again from a slip among the catalog's words: shorter ones too often are words of their own ("shred", "shared"). */
+const SPELLING_SLIP_MIN_LENGTH = 6;
 
 export function buildIndex(catalog: Catalog): DiscoveryIndex {
   const tasks = [...catalog.tasks.values()].filter((task) => task.status === 'active').sort((a, b) => (a.id < b.id ? -1 : 1));
@@ -266,12 +268,26 @@ export function buildIndex(catalog: Catalog): DiscoveryIndex {
       else deletions.set(deletion, [term]);
     }
   }
+  // The words of the catalog as written, to their terms: a letter left out of a word's ending changes its stem
+  // ("ablity" is no slip of the stem "abil"), so such slips are looked for among the words too. Not a letter more,
+  // which there too often makes another word ("tablet").
+  const spellings = new Map<string, string>();
+  for (const task of tasks) {
+    for (const text of [task.title, task.description, ...task.keywords]) {
+      for (const word of words(text)) if (word.length >= SPELLING_SLIP_MIN_LENGTH && postings.has(stem(word))) spellings.set(word, stem(word));
+    }
+  }
+  const spellingDeletions = new Map<string, string[]>();
+  for (const spelling of spellings.keys()) {
+    for (const deletion of new Set(deletionsOf(spelling))) spellingDeletions.set(deletion, [...(spellingDeletions.get(deletion) ?? []), spelling]);
+  }
   // A letter left out ("wether"), one too many ("forecasst") or two swapped ("exchnage"); not a changed letter,
   // which too often makes another real word ("massage", "message").
-  const similar = (term: string): string[] => {
+  const similar = (term: string, word?: string): string[] => {
     const found = new Set(deletions.get(term));
     for (const deletion of deletionsOf(term)) if (postings.has(deletion)) found.add(deletion);
     for (const swapped of swapsOf(term)) if (postings.has(swapped)) found.add(swapped);
+    if (word && word.length >= SPELLING_SLIP_MIN_LENGTH) for (const spelling of [...(spellingDeletions.get(word) ?? []), ...swapsOf(word)]) if (spellings.has(spelling)) found.add(spellings.get(spelling)!);
     return [...found].sort();
   };
   return {

@@ -80,8 +80,8 @@ export interface JobContext {
   titles: Set<string>;
   /** Terms that name providers ("github", "hacker news") to the providers' numbers. */
   providerNames: Map<string, number[]>;
-  /** Terms of the index one typing slip away from `term` ("forcast" for "forecast"). */
-  similar(term: string): string[];
+  /** Terms of the index one typing slip away from `term` ("forcast" for "forecast"), or from `word` as written ("ablity"). */
+  similar(term: string, word?: string): string[];
 }
 
 export const GIVES_DATE = 1;
@@ -818,7 +818,7 @@ export function readJob(context: JobContext, text: string): Job {
     // "my laptop's time zone": the thing asked about belongs to something no task knows.
     // Not someone whose thing speaks ("my kid's school list says ISBN ...").
     if (alternatives.length === 0 && current.possessive && owned && !namesProvider && !all.slice(position + 1, position + 4).some((word) => SAYING.has(word.word))) elsewhere = true;
-    if (alternatives.length === 0 && current.stem.length >= FUZZY_MIN_LENGTH && !inTopic) alternatives = context.similar(current.stem).map((term) => ({ term, weight: FUZZY_WEIGHT }));
+    if (alternatives.length === 0 && current.stem.length >= FUZZY_MIN_LENGTH && !inTopic) alternatives = context.similar(current.stem, current.word).map((term) => ({ term, weight: FUZZY_WEIGHT }));
     // "what's my heart rate", "file my tax return": the asker's own thing of a kind no task knows, named as what the
     // job is about (not where it looks, "for my config file"), is kept somewhere the catalog does not reach.
     // Not someone who speaks ("my grandson says ..."), nor a sentence setting the scene before the request.
