@@ -1123,6 +1123,17 @@ describe('discovery engine', () => {
       expect(first('exchange 500 SEK to NOK')?.id).to.equal('frankfurter.currency.convert');
     });
 
+    it('reads a date the job gives as an argument, not what it is about, and a question in the past about a date as one only a task taking a date answers', () => {
+      expect(readJob(builtin, 'cheapest flight Berlin to Lisbon on 12 June').terms.find((term) => term.word === 'june')).to.include({ dated: true });
+      expect(rank(builtin, 'cheapest flight Berlin to Lisbon on 12 June, one way', 5).candidates).to.deep.equal([]);
+      expect(readJob(builtin, 'What was the weather in Chicago on 4 July 1976?').asksPast).to.equal(true);
+      expect(rank(builtin, 'What was the weather in Chicago on 4 July 1976?', 5).candidates).to.deep.equal([]);
+      expect(first('what was the pound worth in dollars on 1 Jan 2010?')?.id).to.equal('frankfurter.currency.historical');
+      expect(first('Was 1 November 2023 a public holiday in Poland?')?.id).to.equal('nager-date.holidays.year');
+      // With nothing else named, the date says what the job is about.
+      expect(first('what happened on 20 July 1969')?.id).to.equal('wikipedia.onthisday');
+    });
+
     it('keeps an apostrophe between letters inside single quotes ("\'Mom\'s birthday dinner\'")', () => {
       expect(quotes("add 'Mom's birthday dinner' to my calendar")).to.equal(true);
       expect(jobWords("add 'Mom's birthday dinner' to my calendar").map((word) => word.word)).to.deep.equal(['add', 'to', 'my', 'calendar']);

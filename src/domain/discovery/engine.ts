@@ -1,5 +1,5 @@
 import type { Catalog, Task } from '../catalog/types.js';
-import { GIVES_AMOUNT, GIVES_CHANNEL, GIVES_CODE, GIVES_DATE, GIVES_DOCUMENT, GIVES_ENCODED, GIVES_PATH, GIVES_RANGE, GIVES_TIME, GIVES_TOPIC, readJob, type JobContext, type JobTerm } from './job.js';
+import { GIVES_AMOUNT, GIVES_CHANNEL, GIVES_CODE, GIVES_DATE, GIVES_DOCUMENT, GIVES_ENCODED, GIVES_PATH, GIVES_RANGE, GIVES_TIME, GIVES_TOPIC, GIVES_YEAR, readJob, type JobContext, type JobTerm } from './job.js';
 import { MODIFIERS, RESULT_VERBS } from './lexicon.js';
 import { stem, words } from './text.js';
 import { buildVocabulary, textTerms, type Vocabulary } from './vocabulary.js';
@@ -105,6 +105,7 @@ function takesArguments(task: Task): number {
     if (field === 'document' || field === 'json') bits |= GIVES_DOCUMENT;
     if (field === 'code') bits |= GIVES_CODE;
     if (field === 'channel') bits |= GIVES_CHANNEL;
+    if (field === 'year') bits |= GIVES_YEAR;
   }
   // A task requiring a start and an end date fits a range; one requiring a single date, a date.
   return bits | (dates >= 2 ? GIVES_RANGE : dates === 1 ? GIVES_DATE : 0);
@@ -388,7 +389,7 @@ function best(docs: Iterable<number>, count: number, better: Order): number[] {
  * something ("schedule a meeting" before listing the schedule).
  */
 export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking {
-  const { terms, question, asksToSee, searches, sought, identifies, gives, elsewhere } = readJob(index, job);
+  const { terms, question, asksToSee, searches, sought, identifies, gives, elsewhere, asksPast } = readJob(index, job);
   const { scores, masks, namedMasks, termBest, performed } = index.scratch;
   const touched: number[] = [];
   const performing: number[] = [];
@@ -397,6 +398,8 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
   let resultMask = 0;
   let openResultMask = 0;
   let objectMask = 0;
+  /** Object words of a date the job gives: what the job is about only when it names nothing else. */
+  let dateMask = 0;
   /** Form-changing verbs ("convert") and the forms the job asks for ("to base64"). */
   let formMask = 0;
   let targetMask = 0;
@@ -428,7 +431,10 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
         for (const { term: verb } of term.object?.alternatives ?? []) perform(verb, true);
         if (term.thing) things.push(term.thing);
       }
-      if (term.role === 'object' && (term.alternatives.length > 0 || !transformsOnly)) objectMask |= bit;
+      if (term.role === 'object' && (term.alternatives.length > 0 || !transformsOnly)) {
+        if (term.dated) dateMask |= bit;
+        else objectMask |= bit;
+      }
       if (term.target) targetMask |= bit;
       // A document matching several of a term's alternatives counts the best one once.
       termDocs.length = 0;
@@ -451,6 +457,7 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
       }
     });
 
+    if (objectMask === 0) objectMask = dateMask;
     // "convert this to base64": a task giving text in another form converts it into the form it is named by.
     if (formMask !== 0) for (const doc of touched) if (index.transforms[doc] && namedMasks[doc] & targetMask) markPerformed(doc, formMask);
     const wantsQuery = !searches && !(gives & GIVES_TOPIC);
@@ -475,7 +482,8 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
       (actionMask === 0 || (performs(doc) & actionMask) !== 0) &&
       (objectMask === 0 || (namedMasks[doc] & objectMask) !== 0 || (transformsOnly && (performed[doc] & resultMask) !== 0)) &&
       (things.length === 0 || things.some((thing) => thing.alternatives.some(({ term: key }) => index.identities[doc].has(key)))) &&
-      (namedProviders.length === 0 || namedProviders.includes(index.providerOf[doc]));
+      (namedProviders.length === 0 || namedProviders.includes(index.providerOf[doc])) &&
+      (!asksPast || (index.takes[doc] & (GIVES_DATE | GIVES_RANGE | GIVES_YEAR)) !== 0);
     const namesSomething = (actionMask !== 0 || objectMask !== 0) && !(sought && sought.alternatives.length === 0) && !elsewhere;
     const commandOrder = rankOrder(index, scores, !question && actionMask !== 0 ? index.writes : asksToSee ? index.reads : undefined);
     const candidates = namesSomething ? best(touched.filter(qualifies), limit, commandOrder) : [];

@@ -41,6 +41,8 @@ export interface JobTerm {
   target?: boolean;
   /** A phrase of function words with no synonym naming a thing ("what is", "who was"): it says how a question is asked more than what about. */
   manner?: boolean;
+  /** A word of a date the job gives ("July", "1990"): an argument, not what the job is about. */
+  dated?: boolean;
   /** In a sentence that only sets the scene: it says less about the job than the words of its request. */
   scene?: boolean;
 }
@@ -67,6 +69,8 @@ export interface Job {
   elsewhere: boolean;
   /** Carries something that may identify one record: a chunk with digits, a URL, a path, an address, quoted text. */
   identifies: boolean;
+  /** A question in the past about a date given ("what was the weather in Chicago on 4 July 1976"): only a task taking a date answers it. */
+  asksPast: boolean;
 }
 
 /** What reading a job needs from the index. */
@@ -98,6 +102,8 @@ export const GIVES_DOCUMENT = 128;
 export const GIVES_CODE = 256;
 /** A #channel ("#incidents"): a task requiring a channel fits it. */
 export const GIVES_CHANNEL = 512;
+/** A year: a task requiring one answers a question about a date in it. */
+export const GIVES_YEAR = 1024;
 
 /** Whether the noun phrase ending at `position` hangs off a preposition ("a ticket in our github repo"), so is not what the job asks for. */
 function inPrepositionalPhrase(all: JobWord[], position: number): boolean {
@@ -305,6 +311,9 @@ function asksAfterContext(text: string): boolean {
   const relative = lastBreak[0].trim() === ',' && RELATIVES.has(last[0]?.word ?? '');
   return !relative && isQuestion(last) && last.some(namesThing);
 }
+
+/** Auxiliaries of a question in the past. */
+const PAST_AUXILIARIES = new Set(['was', 'were', 'did']);
 
 /** Words ending a label that says who asks ("user asks:", "customer says:", "boss wants:"). */
 const SAYING = new Set(['asks', 'asked', 'says', 'said', 'wants', 'writes', 'wrote', 'requests', 'request', 'question', 'prompt', 'needs']);
@@ -852,7 +861,7 @@ export function readJob(context: JobContext, text: string): Job {
     if (!question && current.word === 'open' && ['a', 'an'].includes(all[position + 1]?.word ?? '')) role = 'action';
     // "call OWM for the week's predictions", "invoke the weather API": calling a service or an API asks for what it gives.
     if (role === 'action' && INVOKING.has(current.word) && invokesService(context, all, position)) role = 'neutral';
-    const term: JobTerm = { word: current.word, role, alternatives };
+    const term: JobTerm = { word: current.word, role, alternatives, dated: current.given === 'date' || undefined };
     // A light verb of writing ("leave a review note on PR #88") is the deed when its words go on a thing.
     if ((role === 'action' || (role === 'neutral' && !question)) && writingVerbs.has(current.word) && writesOn(all, position)) {
       term.role = 'action';
@@ -893,5 +902,7 @@ export function readJob(context: JobContext, text: string): Job {
   // standing watch.
   if (asksOpeningHours(all) || asksTimeOfEvent(all) || namesCrypto(all, context.names) || asksWhereabouts(all) || holdsFile(all) || (!question && asksStandingWatch(all))) elsewhere = true;
   // A verb setting the scene ("I'm about to walk the dog, how windy is it") has no object the job seeks.
-  return { terms, question, asksToSee, searches, sought: afterContext ? undefined : sought, gives, identifies, elsewhere };
+  // "what was the temperature in Paris on July 14, 1990": a question in the past about a date.
+  const asksPast = question && !!(gives & (GIVES_DATE | GIVES_RANGE)) && all.some((word) => PAST_AUXILIARIES.has(word.word));
+  return { terms, question, asksToSee, searches, sought: afterContext ? undefined : sought, gives, identifies, elsewhere, asksPast };
 }
