@@ -1134,6 +1134,16 @@ describe('discovery engine', () => {
       expect(first('what happened on 20 July 1969')?.id).to.equal('wikipedia.onthisday');
     });
 
+    it('reads a known word that is no verb, opening a command before a determiner, as its verb ("flag this comment")', () => {
+      expect(readJob(builtin, 'flag this hacker news comment as spam').terms[0]).to.include({ word: 'flag', role: 'action' });
+      expect(rank(builtin, 'flag this hacker news comment as spam', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'freeze my lost debit card', 5).candidates).to.deep.equal([]);
+      // A word naming a task or a provider stays a name: it asks for that task's answer.
+      expect(first('wiki the eiffel tower')?.id).to.equal('wikipedia.page.summary');
+      expect(first("geocode the place name 'Springfield' with open-meteo")?.id).to.equal('open-meteo-geocoding.geocode.search');
+      expect(first('poll the freshest stories on Hacker News')?.id).to.equal('hacker-news.stories.new');
+    });
+
     it('keeps an apostrophe between letters inside single quotes ("\'Mom\'s birthday dinner\'")', () => {
       expect(quotes("add 'Mom's birthday dinner' to my calendar")).to.equal(true);
       expect(jobWords("add 'Mom's birthday dinner' to my calendar").map((word) => word.word)).to.deep.equal(['add', 'to', 'my', 'calendar']);

@@ -312,6 +312,9 @@ function asksAfterContext(text: string): boolean {
   return !relative && isQuestion(last) && last.some(namesThing);
 }
 
+/** Determiners before a thing, after a verb ("flag an abusive comment"). */
+const THING_DETERMINERS = new Set(['a', 'an', 'the', 'this', 'that', 'these', 'those', 'my', 'our', 'his', 'her', 'their', 'every']);
+
 /** Auxiliaries of a question in the past. */
 const PAST_AUXILIARIES = new Set(['was', 'were', 'did']);
 
@@ -857,6 +860,8 @@ export function readJob(context: JobContext, text: string): Job {
     let role = commandLine ? 'action' : current.parameter || (inTopic && topicOfThing) || describingThing ? 'object' : current === opener && !nounOpeners.has(implied!.means) ? 'neutral' : roleOf(current.word, previous, all[position + 1], question);
     if (opening && !question && role === 'object' && alternatives.length === 0 && !current.nameLike && !toldPast(current.word) && !SPEAKERS.has(all[position - 1]?.word ?? '') && takesObject(position)) role = 'action';
     if (opening && !question && openingVerbs.has(current.word) && leadsObject.has(all[position + 1]?.word ?? '')) role = 'action';
+    // "flag an abusive comment": a known word that is no verb, opening the command before a determiner, is its verb.
+    if (opening && !question && role === 'object' && alternatives.length > 0 && !alternatives.some(({ term: key }) => context.titles.has(key)) && !current.nameLike && !current.literal && THING_DETERMINERS.has(all[position + 1]?.word ?? '') && !all[position].ends && position === all.findIndex((word, at) => at >= start && !politeOpeners.has(word.word))) role = 'action';
     // "open a savings account", "open a new ticket": opening one of a kind makes it.
     if (!question && current.word === 'open' && ['a', 'an'].includes(all[position + 1]?.word ?? '')) role = 'action';
     // "call OWM for the week's predictions", "invoke the weather API": calling a service or an API asks for what it gives.

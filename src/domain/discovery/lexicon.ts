@@ -45,8 +45,8 @@ export const NEUTRAL_VERBS = [
   'print', 'export', 'download', 'review',
   // Chat shorthand for asking to be given ("gimme the front page of Hacker News"), and the formal word for it.
   'gimme', 'provide',
-  // An agent's word for listing ("enumerate Stripe clients").
-  'enumerate',
+  // An agent's words for listing and reading again ("enumerate Stripe clients", "poll the freshest stories").
+  'enumerate', 'poll',
 ];
 
 /**
@@ -56,7 +56,7 @@ export const NEUTRAL_VERBS = [
 export const SEEING_VERBS = [
   'get', 'fetch', 'show', 'find', 'look', 'lookup', 'check', 'see', 'read', 'retrieve', 'view', 'display', 'list',
   'search', 'query', 'grab', 'obtain', 'pull', 'browse', 'inspect', 'describe', 'explore', 'discover', 'figure', 'learn',
-  'load', 'dump', 'explain', 'catch', 'track', 'monitor', 'watch', 'compare', 'print', 'export', 'download', 'review', 'gimme', 'provide', 'enumerate',
+  'load', 'dump', 'explain', 'catch', 'track', 'monitor', 'watch', 'compare', 'print', 'export', 'download', 'review', 'gimme', 'provide', 'enumerate', 'poll',
 ];
 
 /** Read verbs asking to search ("find", "look for"): a job without one, nor a topic, asks for a thing rather than a search. */
