@@ -1144,6 +1144,12 @@ describe('discovery engine', () => {
       expect(first('poll the freshest stories on Hacker News')?.id).to.equal('hacker-news.stories.new');
     });
 
+    it('reads a path into a document with an index ("data.items[0].name") as a JSONPath, not as words', () => {
+      expect(jobWords('grab data.items[0].name').map((word) => word.word)).to.deep.equal(['grab', 'data', 'items', '0', 'name', 'jsonpath']);
+      expect(jobWords('grab data.items[0].name').filter((word) => !word.literal).map((word) => word.word)).to.deep.equal(['grab', 'jsonpath']);
+      expect(first('from this API response, grab data.items[0].name')?.id).to.equal('builtin.json.extract');
+    });
+
     it('keeps an apostrophe between letters inside single quotes ("\'Mom\'s birthday dinner\'")', () => {
       expect(quotes("add 'Mom's birthday dinner' to my calendar")).to.equal(true);
       expect(jobWords("add 'Mom's birthday dinner' to my calendar").map((word) => word.word)).to.deep.equal(['add', 'to', 'my', 'calendar']);

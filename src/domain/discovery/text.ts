@@ -121,6 +121,8 @@ const YEAR = /^(19|20)\d\d$/;
 const DATE = /^((19|20)\d\d-\d\d-\d\d|(19|20)\d\d[./]\d\d?[./]\d\d?|\d\d?([./-])\d\d?\4(19|20)\d\d)$/;
 /** An address, a #channel, a URL, a path, an emoji code (":tada:") or a chunk without letters: a value, not a word. */
 const LITERAL_CHUNK = /@|^#|:\/\/|[\p{L}\p{N}]\/[\p{L}\p{N}]|^[^\p{L}]*$|^:[\p{L}\p{N}_+-]+:$/u;
+/** A path into a document with an index ("data.items[0].name", "items[1].price"): a value, not words. */
+const DOCUMENT_PATH = /[\p{L}\p{N}_]\[\d+\]/u;
 const SLASHED_WORDS = /^[^\p{L}\p{N}]*\p{L}+(\/\p{L}+)+[^\p{L}\p{N}]*$/u;
 const ADDRESS = /^[^\p{L}\p{N}]*#\p{L}|[\p{L}\p{N}]@[\p{L}\p{N}]/u;
 const PATH = /^[^:]*[\p{L}\p{N}]\/[\p{L}\p{N}]/u;
@@ -156,7 +158,7 @@ export function jobWords(job: string): JobWord[] {
   const shouted = !/\p{Ll}/u.test(job) && (job.match(/\p{Lu}{2,}/gu)?.length ?? 0) >= 3;
   const chunks = (shouted ? job.toLowerCase() : job).normalize('NFKC').replace(QUOTED, ' . ').split(/\s+/u).filter(Boolean);
   for (const [position, chunk] of chunks.entries()) {
-    const literalChunk = LITERAL_CHUNK.test(chunk);
+    const literalChunk = LITERAL_CHUNK.test(chunk) || DOCUMENT_PATH.test(chunk);
     const slashed = SLASHED_WORDS.test(chunk) ? { slashed: position } : {};
     // An identifier such as cus_9 or 9am is a name as a whole, not two words; so is a brand written with a capital
     // inside it ("eBay", "iPhone"), even opening a sentence.
@@ -206,6 +208,8 @@ export function jobWords(job: string): JobWord[] {
     if (!/\p{L}/u.test(chunk)) signs.push(...(chunk.match(CURRENCY_SIGN) ?? []));
     // Base64 data is base64, whatever it says ("what does ZGVwbG95LWtleQ== say").
     if (address.encoded) result.push({ word: 'base64', stem: 'base64', literal: false, nameLike: false, encoded: true });
+    // "grab data.items[0].name": a path into a document is a JSONPath, whatever it names.
+    if (DOCUMENT_PATH.test(chunk)) result.push({ word: 'jsonpath', stem: stem('jsonpath'), literal: false, nameLike: false });
     // "#incidents" names a channel and ":tada:" an emoji: the job is about one, whatever its name.
     if (CHANNEL.test(chunk)) result.push({ word: 'channel', stem: stem('channel'), literal: false, nameLike: false, address: true, channel: true });
     const emoji = EMOJI_CODE.test(chunk);
