@@ -1150,6 +1150,14 @@ describe('discovery engine', () => {
       expect(first('from this API response, grab data.items[0].name')?.id).to.equal('builtin.json.extract');
     });
 
+    it('reads padded base64 of any length as base64 data, and b64, unscramble and "the orange site" as people write them', () => {
+      expect(jobWords('SGk=').some((word) => word.encoded)).to.equal(true);
+      expect(jobWords('x=').some((word) => word.encoded)).to.equal(false);
+      expect(first('what does this b64 say SGk=')?.id).to.equal('builtin.base64.decode');
+      expect(first('unscramble this b64 blob: SGk=')?.id).to.equal('builtin.base64.decode');
+      expect(first("what's hot on the orange site right now")?.id).to.equal('hacker-news.stories.top');
+    });
+
     it('keeps an apostrophe between letters inside single quotes ("\'Mom\'s birthday dinner\'")', () => {
       expect(quotes("add 'Mom's birthday dinner' to my calendar")).to.equal(true);
       expect(jobWords("add 'Mom's birthday dinner' to my calendar").map((word) => word.word)).to.deep.equal(['add', 'to', 'my', 'calendar']);

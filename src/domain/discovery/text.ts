@@ -126,7 +126,7 @@ const DOCUMENT_PATH = /[\p{L}\p{N}_]\[\d+\]/u;
 const SLASHED_WORDS = /^[^\p{L}\p{N}]*\p{L}+(\/\p{L}+)+[^\p{L}\p{N}]*$/u;
 const ADDRESS = /^[^\p{L}\p{N}]*#\p{L}|[\p{L}\p{N}]@[\p{L}\p{N}]/u;
 const PATH = /^[^:]*[\p{L}\p{N}]\/[\p{L}\p{N}]/u;
-const ENCODED = /^(?=[A-Za-z0-9+/]*[a-z])(?=[A-Za-z0-9+/]*[A-Z])(?=[A-Za-z0-9+/]*[0-9])[A-Za-z0-9+/]{8,}={0,2}$|^[A-Za-z0-9+/]{4,}={1,2}$/;
+const ENCODED = /^(?=[A-Za-z0-9+/]*[a-z])(?=[A-Za-z0-9+/]*[A-Z])(?=[A-Za-z0-9+/]*[0-9])[A-Za-z0-9+/]{8,}={0,2}$|^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)$/;
 const SETTING = /^(\p{L}+)=([^=\s]+)$/u;
 const ACRONYM = /^[^\p{L}\p{N}]*\p{Lu}{2,}[^\p{L}\p{N}]*$/u;
 const HYPHENATED = /[\p{L}\p{N}]-\p{L}/u;
