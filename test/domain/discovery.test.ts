@@ -1111,6 +1111,8 @@ describe('discovery engine', () => {
       // With no sentence that asks, or one asking about the scene only, every sentence is the job's.
       expect(rank(builtin, "I can't find my reading glasses. Could you tell me where I left them?", 5).candidates).to.deep.equal([]);
       expect(rank(builtin, 'Pull request #212 in our repo has two approvals. Go ahead and merge it into main.', 5).candidates).to.deep.equal([]);
+      // A sentence ending in a question mark asks, whatever its form: what follows it sets the scene.
+      expect(first('350 fahrenheit in celsius? baking')?.id).to.equal('builtin.units.convert');
     });
 
     it('reads opening one of a kind as making it, taking a thing away as removing it, and changing a thing no task knows as elsewhere', () => {

@@ -569,7 +569,7 @@ function particleAfter(all: JobWord[], position: number, previous: JobWord | und
  */
 /**
  * Which words stand in sentences that only set the scene: in a job of several sentences of which some ask (a question,
- * a command opening with its verb, or one asked politely), the others. Their deeds are the asker's story, not the job's.
+ * one ending in a question mark, a command opening with its verb, or one asked politely), the others. Their deeds are the asker's story, not the job's.
  */
 function sceneWords(all: JobWord[], knows: (word: JobWord) => boolean): boolean[] {
   const scene = all.map(() => false);
@@ -581,7 +581,7 @@ function sceneWords(all: JobWord[], knows: (word: JobWord) => boolean): boolean[
     const first = sentence[opening]?.word ?? '';
     // It must name something of its own: "Could you tell me where I left them?" asks about the scene.
     if (!sentence.some((word) => !word.literal && !stopWords.has(word.word) && !verbIn(actionVerbs, word.word) && !verbIn(neutralVerbs, word.word) && knows(word))) return false;
-    return isQuestion(sentence.slice(opening)) || actionVerbs.has(first) || neutralVerbs.has(first) || sentence.some((word, at) => word.word === 'please' || (word.word === 'you' && ['can', 'could', 'would'].includes(sentence[at - 1]?.word ?? '')));
+    return !!sentence.at(-1)?.asks || isQuestion(sentence.slice(opening)) || actionVerbs.has(first) || neutralVerbs.has(first) || sentence.some((word, at) => word.word === 'please' || (word.word === 'you' && ['can', 'could', 'would'].includes(sentence[at - 1]?.word ?? '')));
   };
   const asking = sentences.map(asks);
   if (!asking.includes(true)) return scene;

@@ -65,6 +65,8 @@ export interface JobWord {
   capitals?: boolean;
   /** The last word of a chunk ending in a colon ("step 1:"), a comma ("via Resend,") or a sentence (".", "!", "?"). */
   ends?: ':' | ',' | '.';
+  /** The last word of a sentence ending in a question mark. */
+  asks?: boolean;
 }
 
 /**
@@ -216,6 +218,7 @@ export function jobWords(job: string): JobWord[] {
     if (emoji) result.push({ word: 'emoji', stem: stem('emoji'), literal: false, nameLike: false });
     const pause = emoji ? undefined : chunk.match(/[:,]$|[.!?]$/u)?.[0];
     if (inChunk.length > 0 && pause) result[result.length - 1].ends = /[.!?]/u.test(pause) ? '.' : (pause as ':' | ',');
+    if (inChunk.length > 0 && pause === '?') result[result.length - 1].asks = true;
   }
   // "£250 in €": a currency's sign, alone or by a number, names the currency; said last, it parts no verb from its
   // object ("issue a $40 stripe refund").
