@@ -1160,6 +1160,14 @@ describe('discovery engine', () => {
       expect(first("what's hot on the orange site right now")?.id).to.equal('hacker-news.stories.top');
     });
 
+    it('reads requesting as a deed and a drive from one place to another as a journey, not Google Drive', () => {
+      expect(rank(builtin, 'request vacation days off in Workday', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'how long is the drive from Lyon to Milan', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'driving directions from Leeds to York', 5).candidates).to.deep.equal([]);
+      expect(first('find the budget spreadsheet in my drive')?.id).to.equal('google.drive.files.list');
+      expect(first('list the files in my google drive')?.id).to.equal('google.drive.files.list');
+    });
+
     it('keeps an apostrophe between letters inside single quotes ("\'Mom\'s birthday dinner\'")', () => {
       expect(quotes("add 'Mom's birthday dinner' to my calendar")).to.equal(true);
       expect(jobWords("add 'Mom's birthday dinner' to my calendar").map((word) => word.word)).to.deep.equal(['add', 'to', 'my', 'calendar']);

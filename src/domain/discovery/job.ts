@@ -315,6 +315,10 @@ function asksAfterContext(text: string): boolean {
 /** Determiners before a thing, after a verb ("flag an abusive comment"). */
 const THING_DETERMINERS = new Set(['a', 'an', 'the', 'this', 'that', 'these', 'those', 'my', 'our', 'his', 'her', 'their', 'every']);
 
+/** Words of driving, and the words after one that make it a journey ("the drive from Lyon to Milan"). */
+const JOURNEYS = /^(drive|drives|driving)$/;
+const JOURNEY_ENDS = new Set(['from', 'to', 'between', 'home']);
+
 /** Auxiliaries of a question in the past. */
 const PAST_AUXILIARIES = new Set(['was', 'were', 'did']);
 
@@ -815,7 +819,8 @@ export function readJob(context: JobContext, text: string): Job {
       listsOpen = true;
       continue;
     }
-    let alternatives = alternativesOf(context, current.stem);
+    // "the drive from Lyon to Milan", "driving directions": a journey by road, not a drive where files are kept.
+    let alternatives = JOURNEYS.test(current.word) && (JOURNEY_ENDS.has(all[position + 1]?.word ?? '') || current.word.startsWith('driving')) ? [] : alternativesOf(context, current.stem);
     // Not a slip of a long known word ("exchnage rates"); a short word one letter from another is itself ("heart", "heat").
     if (alternatives.length === 0 && pricesUnknown(all, position) && (current.stem.length < SLIP_EXEMPT_LENGTH || context.similar(current.stem).length === 0)) elsewhere = true;
     if (current.nameLike && !alternatives.some((alternative) => context.names.has(alternative.term))) {
