@@ -1168,6 +1168,14 @@ describe('discovery engine', () => {
       expect(first('list the files in my google drive')?.id).to.equal('google.drive.files.list');
     });
 
+    it('reads "back" as no word of its own, what is explained as a topic, and "text me if" as a standing watch', () => {
+      expect(rank(builtin, 'reverse this md5 hash back to the password', 5).candidates).to.deep.equal([]);
+      expect(first('give the customer their money back for payment pi_3MtwBwLkdIwHu7ix28a3tqPa')?.id).to.equal('stripe.refunds.create');
+      expect(readJob(builtin, 'explain black holes in simple terms').sought).to.equal(undefined);
+      expect(first('explain black holes briefly like an encyclopedia would')?.id).to.equal('wikipedia.page.summary');
+      expect(rank(builtin, 'text me if a storm warning is issued tonight', 5).candidates).to.deep.equal([]);
+    });
+
     it('keeps an apostrophe between letters inside single quotes ("\'Mom\'s birthday dinner\'")', () => {
       expect(quotes("add 'Mom's birthday dinner' to my calendar")).to.equal(true);
       expect(jobWords("add 'Mom's birthday dinner' to my calendar").map((word) => word.word)).to.deep.equal(['add', 'to', 'my', 'calendar']);

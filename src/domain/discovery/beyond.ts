@@ -151,7 +151,7 @@ export function changesUnknown(all: JobWord[], position: number, knows: (word: J
 /** Verbs of telling someone, before "me" or "us" in a standing request ("alert me when ..."). */
 const ALERTING = new Set(['alert', 'notify', 'ping', 'email', 'text', 'message', 'warn', 'send']);
 /** Words opening the condition of a standing request. */
-const WHENEVER = new Set(['when', 'whenever', 'once']);
+const WHENEVER = new Set(['when', 'whenever', 'once', 'if']);
 
 /**
  * Whether the job asks to be told when something happens ("alert me when the GBP/USD rate hits 1.35", "email me

@@ -319,6 +319,9 @@ const THING_DETERMINERS = new Set(['a', 'an', 'the', 'this', 'that', 'these', 't
 const JOURNEYS = /^(drive|drives|driving)$/;
 const JOURNEY_ENDS = new Set(['from', 'to', 'between', 'home']);
 
+/** Verbs whose object is a topic to be told about. */
+const EXPLAINING = new Set(['explain']);
+
 /** Auxiliaries of a question in the past. */
 const PAST_AUXILIARIES = new Set(['was', 'were', 'did']);
 
@@ -713,7 +716,7 @@ export function readJob(context: JobContext, text: string): Job {
         return;
       }
       // A verb opening a command that only says the deed ("shoot a welcome email") asks to see nothing.
-      if (verb.role === 'neutral' && verbIn(neutralVerbs, verb.word)) sought ??= term;
+      if (verb.role === 'neutral' && verbIn(neutralVerbs, verb.word) && !term.topic) sought ??= term;
       else if (verbIn(actionVerbs, term.word) && verbIn(makingVerbs, verb.word)) verb.object ??= term;
       // A provider's name before a making verb's object says whose ("issue a stripe refund"): the deed may follow.
       const whose = term.alternatives.some(({ term: key }) => context.providerNames.has(key));
@@ -763,6 +766,11 @@ export function readJob(context: JobContext, text: string): Job {
       inTopic = true;
       topicOfThing = namesThing(all[position - 1]) && !inPrepositionalPhrase(all, position - 1);
     } else if (topicEnds.has(current.word)) inTopic = false;
+    // "explain black holes": what is explained is a topic, as after "tell me about".
+    else if (EXPLAINING.has(all[position - 1]?.word ?? '') && !question && !stopWords.has(current.word)) {
+      inTopic = true;
+      topicOfThing = false;
+    }
     const particle = particleAfter(all, position, previous, question);
     if (particle) {
       const key = `${current.stem} ${stem(particle)}`;
