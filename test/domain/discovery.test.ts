@@ -1176,6 +1176,13 @@ describe('discovery engine', () => {
       expect(rank(builtin, 'text me if a storm warning is issued tonight', 5).candidates).to.deep.equal([]);
     });
 
+    it('lets a synonym of the job\'s verb meet only the deeds a task names, not the other words of its title ("charge" is no refund)', () => {
+      expect(rank(builtin, "charge the customer's saved card 49.99 in stripe", 5).candidates).to.deep.equal([]);
+      expect(first('refund the payment pi_3MtwBwLkdIwHu7ix28a3tqPa on stripe')?.id).to.equal('stripe.refunds.create');
+      expect(first('sign up maria@example.org for our sendgrid mailing list')?.id).to.equal('sendgrid.contacts.upsert');
+      expect(first('update the contact jo@example.com in sendgrid')?.id).to.equal('sendgrid.contacts.upsert');
+    });
+
     it('keeps an apostrophe between letters inside single quotes ("\'Mom\'s birthday dinner\'")', () => {
       expect(quotes("add 'Mom's birthday dinner' to my calendar")).to.equal(true);
       expect(jobWords("add 'Mom's birthday dinner' to my calendar").map((word) => word.word)).to.deep.equal(['add', 'to', 'my', 'calendar']);

@@ -43,6 +43,7 @@ const AMOUNT_WANTING = 0.6;
 
 const resultVerbs = new Set(RESULT_VERBS);
 const resultStems = new Set(RESULT_VERBS.map(stem));
+const actionStems = new Set([...actionVerbs].map(stem));
 const modifiers = new Set(MODIFIERS);
 
 interface Postings {
@@ -73,6 +74,8 @@ export interface DiscoveryIndex extends JobContext {
   transforms: Uint8Array;
   /** Each term a task performs (see `performedVerbs`) to the tasks performing it. */
   performers: Map<string, Uint32Array>;
+  /** Each other word of the title of a task that changes something to those tasks (see `titleDeeds`). */
+  titlePerformers: Map<string, Uint32Array>;
   /**
    * The terms of the last two parts of each task's capability and id ("events", "create" of calendar.events.create):
    * what it makes, when it makes something, not where ("calendar", "spreadsheet").
@@ -124,7 +127,7 @@ function changesSomething(task: Task): boolean {
  */
 function performedVerbs(task: Task, writes: boolean, vocabulary: Vocabulary): Set<string> {
   const named = [
-    ...(writes ? words(task.title) : words(task.title).slice(0, 1)),
+    ...words(task.title).slice(0, 1),
     words(task.description)[0],
     ...words(task.capability.split('.').pop()!),
     ...words(task.id.split('.').pop()!),
@@ -132,7 +135,16 @@ function performedVerbs(task: Task, writes: boolean, vocabulary: Vocabulary): Se
   // A task that changes nothing performs no deed that changes the world ("Book details by ISBN" does not book),
   // and a word saying which things it reads is no deed ("stories.new" does not create).
   const verbs = named.filter((word) => word !== undefined && (writes || ((!actionVerbs.has(word) || resultVerbs.has(word)) && !modifiers.has(word)))).map(stem);
-  return new Set(writes ? [...verbs, ...task.keywords.flatMap((keyword) => keywordDeeds(vocabulary, keyword))] : verbs);
+  return new Set(writes ? [...verbs, ...task.keywords.flatMap((keyword) => keywordDeeds(vocabulary, keyword)).filter((deed) => deed.includes(' ') || actionStems.has(deed))] : verbs);
+}
+
+/**
+ * The other words of the title and keywords of a task that changes something ("payment" of "Refund a Stripe
+ * payment"): a job's own verb meets them ("add or update a contact" does "update"), a synonym of it does not
+ * ("charge" is a payment, but charging one is no refund).
+ */
+function titleDeeds(task: Task, writes: boolean, vocabulary: Vocabulary): string[] {
+  return writes ? [...words(task.title).slice(1).map(stem), ...task.keywords.flatMap((keyword) => keywordDeeds(vocabulary, keyword))] : [];
 }
 
 /** The deeds a keyword names: a phrase of the vocabulary as one ("set up" does not "set" a timer), and its other words. */
@@ -250,14 +262,20 @@ export function buildIndex(catalog: Catalog): DiscoveryIndex {
   const needsId = Uint8Array.from(tasks, (task) => (((task.input as { required?: string[] }).required ?? []).some((field) => field === 'id' || field.endsWith('_id')) ? 1 : 0));
   const takes = Uint16Array.from(tasks, takesArguments);
   const performing = new Map<string, number[]>();
+  const performingByTitle = new Map<string, number[]>();
   const transforms = new Uint8Array(tasks.length);
+  const note = (map: Map<string, number[]>, verb: string, doc: number) => {
+    const docs = map.get(verb);
+    if (!docs) map.set(verb, [doc]);
+    else if (docs.at(-1) !== doc) docs.push(doc);
+  };
   tasks.forEach((task, doc) => {
-    for (const verb of performedVerbs(task, writes[doc] === 1, vocabulary)) {
+    const deeds = performedVerbs(task, writes[doc] === 1, vocabulary);
+    for (const verb of deeds) {
       if (!writes[doc] && resultStems.has(verb)) transforms[doc] = 1;
-      const docs = performing.get(verb);
-      if (docs) docs.push(doc);
-      else performing.set(verb, [doc]);
+      note(performing, verb, doc);
     }
+    for (const verb of titleDeeds(task, writes[doc] === 1, vocabulary)) if (!deeds.has(verb)) note(performingByTitle, verb, doc);
   });
   // A one-letter deletion of an index term to the terms it comes from.
   const deletions = new Map<string, string[]>();
@@ -307,6 +325,7 @@ export function buildIndex(catalog: Catalog): DiscoveryIndex {
     providerOf,
     providerNames: providerNames(catalog, vocabulary, postings, providerOf, providers),
     performers: new Map([...performing].map(([verb, docs]) => [verb, Uint32Array.from(docs)])),
+    titlePerformers: new Map([...performingByTitle].map(([verb, docs]) => [verb, Uint32Array.from(docs)])),
     transforms,
     identities: tasks.map((task) => new Set([task.capability, task.id].flatMap((name) => textTerms(vocabulary, name.split('.').slice(-2).join(' '))))),
     scratch: {
@@ -423,12 +442,13 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
         actionMask |= bit;
         if (resultVerbs.has(term.word)) resultMask |= bit;
         if (openResultVerbs.has(term.word) && !formChangingVerbs.has(term.word)) openResultMask |= bit;
-        const perform = (verb: string, writersOnly: boolean) => {
+        const perform = (verb: string, writersOnly: boolean, own: boolean) => {
           for (const doc of index.performers.get(verb) ?? []) if (!writersOnly || index.writes[doc]) markPerformed(doc, bit);
+          if (own) for (const doc of index.titlePerformers.get(verb) ?? []) markPerformed(doc, bit);
         };
-        for (const { term: verb } of term.alternatives) perform(verb, false);
+        for (const { term: verb, weight } of term.alternatives) perform(verb, false, weight === 1);
         if (formChangingVerbs.has(term.word)) formMask |= bit;
-        for (const { term: verb } of term.object?.alternatives ?? []) perform(verb, true);
+        for (const { term: verb, weight } of term.object?.alternatives ?? []) perform(verb, true, weight === 1);
         if (term.thing) things.push(term.thing);
       }
       if (term.role === 'object' && (term.alternatives.length > 0 || !transformsOnly)) {

@@ -88,7 +88,7 @@ export const ACTION_VERBS = [
   'clean', 'wash', 'tidy', 'vacuum', 'mop', 'sweep', 'mow', 'prune',
   'paint', 'build', 'cook', 'bake', 'fry', 'grill', 'brew', 'feed', 'walk', 'groom', 'bathe', 'babysit',
   'lock', 'unlock', 'dim', 'brighten', 'shut', 'switch', 'renew', 'invest',
-  'apply', 'enroll', 'enrol', 'donate', 'bet', 'vote', 'deliver', 'ship', 'collect', 'request',
+  'apply', 'enroll', 'enrol', 'signup', 'donate', 'bet', 'vote', 'deliver', 'ship', 'collect', 'request',
   'fly', 'travel', 'ride', 'hail', 'meditate', 'teach', 'sing', 'dance',
   'log', 'shop', 'dye', 'shave', 'rebook', 'reschedule', 'checkout',
   'refill', 'dial', 'stream', 'scan', 'fax', 'wire',
