@@ -57,12 +57,12 @@ const FRESH_TRUE_NEGATIVE_FLOOR = 0.88;
 /**
  * Floors just under what each check set reaches, so it cannot slip back: the check set read top-1 0.930 and true
  * negatives 0.762 when first measured, 0.940 and 0.863 after the seventh round, 0.945 and 0.863 after the eighth,
- * 0.960 and 0.900 after the tenth; the second check set 0.847 and 0.731 before the seventh round, 0.896 and 0.769
+ * 0.960 and 0.900 after the tenth, 0.960 and 0.912 after the thirteenth; the second check set 0.847 and 0.731 before the seventh round, 0.896 and 0.769
  * after it, 0.902 and 0.769 after the eighth, 0.902 and 0.782 after the ninth, 0.918 and 0.859 after the tenth,
  * 0.923 and 0.859 after the eleventh, 0.923 and 0.885 after the twelfth.
  */
 const CHECK_FLOORS: Record<string, { top1: number; trueNegative: number }> = {
-  'check set': { top1: 0.96, trueNegative: 0.9 },
+  'check set': { top1: 0.96, trueNegative: 0.91 },
   'second check set': { top1: 0.92, trueNegative: 0.88 },
 };
 /** A self-hoster's file beside the built-in catalog may cost the held-back half this much, no more. */
