@@ -25,6 +25,23 @@ export function pricesUnknown(all: JobWord[], position: number): boolean {
   return PRICES.has(all[position + 1]?.word ?? '') || (all[position - 1]?.word === 'of' && PRICES.has(all[position - 2]?.word ?? ''));
 }
 
+/** Where the object of the verb at `position` starts, past its determiners ("book a vet", "exchange my coins"). */
+function pastDeterminers(all: JobWord[], position: number): number {
+  let at = position + 1;
+  while (all[at] && determiners.has(all[at].word)) at += 1;
+  return at;
+}
+
+/** The words of a phrase from `from` on, up to a function word, a value or the end of a clause. */
+function phraseFrom(all: JobWord[], from: number): JobWord[] {
+  const phrase: JobWord[] = [];
+  for (let at = from; all[at] && !stopWords.has(all[at].word) && !all[at].literal; at += 1) {
+    phrase.push(all[at]);
+    if (all[at].ends) break;
+  }
+  return phrase;
+}
+
 /** Trades whose people take bookings: booking a time with one is done with them, not in a calendar. */
 const TRADES = new Set(['dentist', 'doctor', 'gp', 'vet', 'plumber', 'electrician', 'hairdresser', 'barber', 'mechanic', 'therapist', 'physio', 'optician', 'lawyer', 'notary', 'dermatologist', 'pediatrician', 'surgeon', 'clinic', 'salon', 'garage', 'groomer', 'tutor']);
 
@@ -37,13 +54,7 @@ export const BOOKING = new Set(['book', 'schedule', 'reserve', 'arrange']);
  * place some task knows to put it ("... in my calendar"): the booking is made with someone else.
  */
 export function booksWithOthers(all: JobWord[], position: number, knows: (word: JobWord) => boolean): boolean {
-  let at = position + 1;
-  while (all[at] && determiners.has(all[at].word)) at += 1;
-  const phrase: JobWord[] = [];
-  for (; all[at] && !stopWords.has(all[at].word) && !all[at].literal; at += 1) {
-    phrase.push(all[at]);
-    if (all[at].ends) break;
-  }
+  const phrase = phraseFrom(all, pastDeterminers(all, position));
   // "book a roofer", "book a haircut": someone or something no task knows; "a vet appointment": a kind of one;
   // "an appointment with my dentist": with someone whose trade takes bookings.
   const head = phrase.at(-1);
@@ -122,11 +133,7 @@ export function sendsUnknown(all: JobWord[], position: number, knows: (word: Job
   // deploy done in #eng").
   if (!KIND_DETERMINERS.has(all[position + 1]?.word ?? '')) return false;
   // The phrase's last word names the thing ("a password reset notice"): numbers and describing words may come first.
-  const phrase: JobWord[] = [];
-  for (let at = position + 2; all[at] && !stopWords.has(all[at].word) && !all[at].literal; at += 1) {
-    phrase.push(all[at]);
-    if (all[at].ends) break;
-  }
+  const phrase = phraseFrom(all, position + 2);
   const thing = phrase.at(-1);
   return !!thing && !phrase.some((word) => word.nameLike) && !askers.has(thing.word) && !DESCRIBING.test(thing.word) && !knows(thing);
 }
@@ -137,13 +144,7 @@ export function sendsUnknown(all: JobWord[], position: number, knows: (word: Job
  * name ("convert 5pm PST to CET", "exchange 500 SEK") is what a task changes.
  */
 export function changesUnknown(all: JobWord[], position: number, knows: (word: JobWord) => boolean): boolean {
-  let at = position + 1;
-  while (all[at] && determiners.has(all[at].word)) at += 1;
-  const phrase: JobWord[] = [];
-  for (; all[at] && !stopWords.has(all[at].word) && !all[at].literal; at += 1) {
-    phrase.push(all[at]);
-    if (all[at].ends) break;
-  }
+  const phrase = phraseFrom(all, pastDeterminers(all, position));
   const thing = phrase.at(-1);
   return !!thing && !phrase.some((word) => word.nameLike || word.given || /\p{N}/u.test(word.word)) && !DESCRIBING.test(thing.word) && !knows(thing);
 }
