@@ -567,16 +567,9 @@ function particleAfter(all: JobWord[], position: number, previous: JobWord | und
 }
 
 /**
- * The job's terms. Dropped: stop words, one-letter words, literals (numbers, URLs, e-mail addresses,
- * paths, #channels, quoted text) and names (capitalised inside the sentence, or with digits) that no
- * task is named by: those are the task's input ("Paris", "Marie Curie"), not the job.
- *
- * A word no task knows is kept as missed, never dropped: when it opens a command and a determiner follows
- * ("unclog the sink", "adopt a kitten") it is the job's action, which no task can then perform.
- */
-/**
  * Which words stand in sentences that only set the scene: in a job of several sentences of which some ask (a question,
- * one ending in a question mark, a command opening with its verb, or one asked politely), the others. Their deeds are the asker's story, not the job's.
+ * one ending in a question mark, a command opening with its verb, or one asked politely), the others. Their deeds
+ * are the asker's story, not the job's.
  */
 function sceneWords(all: JobWord[], knows: (word: JobWord) => boolean): boolean[] {
   const scene = all.map(() => false);
@@ -598,6 +591,14 @@ function sceneWords(all: JobWord[], knows: (word: JobWord) => boolean): boolean[
   return scene;
 }
 
+/**
+ * The job's terms. Dropped: stop words, one-letter words, literals (numbers, URLs, e-mail addresses,
+ * paths, #channels, quoted text) and names (capitalised inside the sentence, or with digits) that no
+ * task is named by: those are the task's input ("Paris", "Marie Curie"), not the job.
+ *
+ * A word no task knows is kept as missed, never dropped: when it opens a command and a determiner follows
+ * ("unclog the sink", "adopt a kitten") it is the job's action, which no task can then perform.
+ */
 export function readJob(context: JobContext, text: string): Job {
   const all = jobWords(text);
   const knows = (word: JobWord) => alternativesOf(context, word.stem).length > 0;
@@ -919,8 +920,8 @@ export function readJob(context: JobContext, text: string): Job {
   // Opening hours, the time something happens, a crypto-asset, the asker's whereabouts, a file the asker holds, a
   // standing watch.
   if (asksOpeningHours(all) || asksTimeOfEvent(all) || namesCrypto(all, context.names) || asksWhereabouts(all) || holdsFile(all) || (!question && asksStandingWatch(all))) elsewhere = true;
-  // A verb setting the scene ("I'm about to walk the dog, how windy is it") has no object the job seeks.
   // "what was the temperature in Paris on July 14, 1990": a question in the past about a date.
   const asksPast = question && !!(gives & (GIVES_DATE | GIVES_RANGE)) && all.some((word) => PAST_AUXILIARIES.has(word.word));
+  // A verb setting the scene ("I'm about to walk the dog, how windy is it") has no object the job seeks.
   return { terms, question, asksToSee, searches, sought: afterContext ? undefined : sought, gives, identifies, elsewhere, asksPast };
 }
