@@ -1183,6 +1183,13 @@ describe('discovery engine', () => {
       expect(first('update the contact jo@example.com in sendgrid')?.id).to.equal('sendgrid.contacts.upsert');
     });
 
+    it('reads what a price, a rate or a balance will be as a prediction, which no task makes', () => {
+      expect(rank(builtin, 'what will the euro to dollar rate be next month?', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'What will my Stripe balance be at the end of the quarter?', 5).candidates).to.deep.equal([]);
+      expect(first("what's the euro to dollar rate today")?.id).to.equal('frankfurter.currency.rates');
+      expect(first('will it rain in Porto next week')?.id).to.match(/weather\.forecast$/);
+    });
+
     it('keeps an apostrophe between letters inside single quotes ("\'Mom\'s birthday dinner\'")', () => {
       expect(quotes("add 'Mom's birthday dinner' to my calendar")).to.equal(true);
       expect(jobWords("add 'Mom's birthday dinner' to my calendar").map((word) => word.word)).to.deep.equal(['add', 'to', 'my', 'calendar']);

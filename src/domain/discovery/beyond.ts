@@ -5,8 +5,9 @@ import { actionVerbs, askers, DESCRIBING, determiners, neutralVerbs, verbIn, WRI
 /**
  * Readings by which a job is about something the catalog does not reach (docs/discovery.md, "Things no task
  * knows"): a price or a state of a thing no task knows, a booking with someone else, opening hours, the time
- * something happens, the asker's whereabouts, a file the asker holds, a kind of thing no task makes. Reading
- * the job (job.ts) calls them where each applies and marks the job elsewhere when one holds.
+ * something happens, a prediction, the asker's whereabouts, a file the asker holds, a kind of thing no task makes,
+ * a thing no task changes. Reading the job (job.ts) calls them where each applies and marks the job elsewhere when
+ * one holds.
  */
 
 /** Words asking what a thing costs or is worth, or how it stands. */
@@ -162,3 +163,17 @@ export function asksStandingWatch(all: JobWord[]): boolean {
   if (all.some((word) => word.word === 'whenever')) return true;
   return all.some((word, at) => ALERTING.has(word.word) && (all[at + 1]?.word === 'me' || all[at + 1]?.word === 'us') && all.slice(at + 2).some((later) => WHENEVER.has(later.word)));
 }
+
+/** Words saying a time still to come ("next month", "in the future", "the end of the quarter"). */
+const TO_COME = new Set(['next', 'tomorrow', 'future', 'coming', 'end']);
+
+/**
+ * Whether the job asks what a price, a rate or a balance will be ("what will the euro to dollar rate be next month",
+ * "what will my Stripe balance be at the end of the quarter"): a prediction, which no task makes. A task reads
+ * what is, or what was.
+ */
+export function asksPrediction(all: JobWord[]): boolean {
+  if (!all.some((word) => word.word === 'will' || word.word === 'predict')) return false;
+  return all.some((word) => PRICES.has(word.word) || word.word === 'balance') && all.some((word) => TO_COME.has(word.word) || (word.given === 'date' && word.stem === 'year'));
+}
+
