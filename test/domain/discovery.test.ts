@@ -1190,6 +1190,11 @@ describe('discovery engine', () => {
       expect(first('will it rain in Porto next week')?.id).to.match(/weather\.forecast$/);
     });
 
+    it('lets creating meet generating ("create a uuid"), and reads "complete" before a thing as describing it', () => {
+      expect(first('create a uuid')?.id).to.equal('builtin.uuid.generate');
+      expect(first('Please show me the complete text of that particular email in Gmail.')?.id).to.equal('google.gmail.messages.get');
+    });
+
     it('keeps an apostrophe between letters inside single quotes ("\'Mom\'s birthday dinner\'")', () => {
       expect(quotes("add 'Mom's birthday dinner' to my calendar")).to.equal(true);
       expect(jobWords("add 'Mom's birthday dinner' to my calendar").map((word) => word.word)).to.deep.equal(['add', 'to', 'my', 'calendar']);

@@ -173,7 +173,7 @@ function namedKind(all: JobWord[], position: number, knows: (word: JobWord) => b
 }
 
 /** Common adjectives the endings of DESCRIBING miss ("the big news", "the main stories"). */
-const ADJECTIVES = new Set(['big', 'main', 'major', 'important', 'key', 'hot', 'good', 'bad', 'small', 'short', 'long', 'full', 'whole', 'entire', 'basic', 'general', 'local', 'global', 'quick', 'fresh', 'old', 'huge', 'great', 'real', 'official', 'exact', 'simple', 'clean', 'plain', 'raw']);
+const ADJECTIVES = new Set(['big', 'main', 'major', 'important', 'key', 'hot', 'good', 'bad', 'small', 'short', 'long', 'full', 'whole', 'entire', 'complete', 'basic', 'general', 'local', 'global', 'quick', 'fresh', 'old', 'huge', 'great', 'real', 'official', 'exact', 'simple', 'clean', 'plain', 'raw']);
 
 /** Whether a word describes the noun after it: by its ending ("closed", "famous") or as a common adjective ("big"). */
 function describes(word: string): boolean {
