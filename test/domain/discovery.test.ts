@@ -1195,6 +1195,13 @@ describe('discovery engine', () => {
       expect(first('Please show me the complete text of that particular email in Gmail.')?.id).to.equal('google.gmail.messages.get');
     });
 
+    it('ranks after its siblings a task taking as input what the job asks of a named thing ("the capital of Chile")', () => {
+      expect(readJob(builtin, 'what is the capital of Chile').asksOf).to.deep.equal(['capit']);
+      expect(first('what is the capital of Chile')?.id).to.equal('restcountries.country.by_name');
+      expect(first('whose capital is Canberra')?.id).to.equal('restcountries.country.by_capital');
+      expect(first('which country has Canberra as its capital')?.id).to.equal('restcountries.country.by_capital');
+    });
+
     it('keeps an apostrophe between letters inside single quotes ("\'Mom\'s birthday dinner\'")', () => {
       expect(quotes("add 'Mom's birthday dinner' to my calendar")).to.equal(true);
       expect(jobWords("add 'Mom's birthday dinner' to my calendar").map((word) => word.word)).to.deep.equal(['add', 'to', 'my', 'calendar']);

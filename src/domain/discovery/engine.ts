@@ -32,6 +32,8 @@ const SCENE_WEIGHT = 0.5;
 const ARGUMENT_FIT = 1.2;
 /** A task reading one record by id scores this much less for a job that names no id (and ARGUMENT_FIT for one that does). */
 const ID_WANTING = 0.9;
+/** A task taking as input what the job asks of a named thing ("the capital of Chile") scores this much: it answers the opposite question. */
+const ANSWER_AS_INPUT = 0.7;
 /** A task searching for a topic scores this much less for a job that neither gives a topic nor asks to search ("wiki the eiffel tower"). */
 const QUERY_WANTING = 0.9;
 
@@ -66,6 +68,8 @@ export interface DiscoveryIndex extends JobContext {
   reads: Uint8Array;
   /** 1 for tasks that need a record's id (a required input `id` or `..._id`): they read one record a job must identify. */
   needsId: Uint8Array;
+  /** The stems of each task's required inputs ("capital" of the country by capital). */
+  requires: Set<string>[];
   /** The arguments a task requires that a job may give (GIVES_DATE, GIVES_TIME, GIVES_TOPIC bits), see `takesArguments`. */
   takes: Uint16Array;
   /** Each task's provider, as a number shared by the tasks of one provider. */
@@ -259,6 +263,7 @@ export function buildIndex(catalog: Catalog): DiscoveryIndex {
   const providerNumbers = new Map(providers.map((slug, number) => [slug, number]));
   const providerOf = Uint16Array.from(tasks, (task) => providerNumbers.get(task.provider)!);
   const writes = Uint8Array.from(tasks, (task) => (changesSomething(task) ? 1 : 0));
+  const requires = tasks.map((task) => new Set(((task.input as { required?: string[] }).required ?? []).flatMap((field) => words(field).map(stem))));
   const needsId = Uint8Array.from(tasks, (task) => (((task.input as { required?: string[] }).required ?? []).some((field) => field === 'id' || field.endsWith('_id')) ? 1 : 0));
   const takes = Uint16Array.from(tasks, takesArguments);
   const performing = new Map<string, number[]>();
@@ -321,6 +326,7 @@ export function buildIndex(catalog: Catalog): DiscoveryIndex {
     writes,
     reads: writes.map((write) => 1 - write),
     needsId,
+    requires,
     takes,
     providerOf,
     providerNames: providerNames(catalog, vocabulary, postings, providerOf, providers),
@@ -408,7 +414,7 @@ function best(docs: Iterable<number>, count: number, better: Order): number[] {
  * something ("schedule a meeting" before listing the schedule).
  */
 export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking {
-  const { terms, question, asksToSee, searches, sought, identifies, gives, elsewhere, asksPast } = readJob(index, job);
+  const { terms, question, asksToSee, searches, sought, identifies, gives, elsewhere, asksPast, asksOf } = readJob(index, job);
   const { scores, masks, namedMasks, termBest, performed } = index.scratch;
   const touched: number[] = [];
   const performing: number[] = [];
@@ -483,6 +489,7 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
     const wantsQuery = !searches && !(gives & GIVES_TOPIC);
     for (const doc of touched) {
       if (index.needsId[doc]) scores[doc] *= identifies ? ARGUMENT_FIT : ID_WANTING;
+      if (asksOf.some((asked) => index.requires[doc].has(asked))) scores[doc] *= ANSWER_AS_INPUT;
       if (index.takes[doc] & gives) scores[doc] *= ARGUMENT_FIT;
       if (wantsQuery && index.takes[doc] & GIVES_TOPIC) scores[doc] *= QUERY_WANTING;
       if (!(gives & GIVES_AMOUNT) && index.takes[doc] & GIVES_AMOUNT) scores[doc] *= AMOUNT_WANTING;

@@ -69,6 +69,8 @@ export interface Job {
   elsewhere: boolean;
   /** Carries something that may identify one record: a chunk with digits, a URL, a path, an address, quoted text. */
   identifies: boolean;
+  /** Stems of what the job asks of a named thing ("capital" of "the capital of Chile"): an answer, not an input. */
+  asksOf: string[];
   /** A question in the past about a date given ("what was the weather in Chicago on 4 July 1976"): only a task taking a date answers it. */
   asksPast: boolean;
 }
@@ -321,6 +323,23 @@ const JOURNEY_ENDS = new Set(['from', 'to', 'between', 'home']);
 
 /** Verbs whose object is a topic to be told about. */
 const EXPLAINING = new Set(['explain']);
+
+/**
+ * What the job asks of a named thing: "the capital of Chile", "what currency does Thailand use", "Japan's
+ * population". The word names the answer wanted; a task taking it as input answers the opposite question.
+ */
+function askedOf(all: JobWord[]): string[] {
+  const named = (word: JobWord | undefined) => !!word && (word.nameLike || word.literal) && !word.given;
+  const asked: string[] = [];
+  all.forEach((word, at) => {
+    if (stopWords.has(word.word) || word.nameLike || word.literal) return;
+    const ofName = all[at + 1]?.word === 'of' && (named(all[at + 2]) || (determiners.has(all[at + 2]?.word ?? '') && named(all[at + 3])));
+    const doesName = questionWords.has(all[at - 1]?.word ?? '') && ['does', 'do'].includes(all[at + 1]?.word ?? '') && named(all[at + 2]);
+    const possessed = named(all[at - 1]) && !!all[at - 1].possessive;
+    if (ofName || doesName || possessed) asked.push(word.stem);
+  });
+  return asked;
+}
 
 /** Auxiliaries of a question in the past. */
 const PAST_AUXILIARIES = new Set(['was', 'were', 'did']);
@@ -923,5 +942,5 @@ export function readJob(context: JobContext, text: string): Job {
   // "what was the temperature in Paris on July 14, 1990": a question in the past about a date.
   const asksPast = question && !!(gives & (GIVES_DATE | GIVES_RANGE)) && all.some((word) => PAST_AUXILIARIES.has(word.word));
   // A verb setting the scene ("I'm about to walk the dog, how windy is it") has no object the job seeks.
-  return { terms, question, asksToSee, searches, sought: afterContext ? undefined : sought, gives, identifies, elsewhere, asksPast };
+  return { terms, question, asksToSee, searches, sought: afterContext ? undefined : sought, gives, identifies, elsewhere, asksPast, asksOf: askedOf(all) };
 }
