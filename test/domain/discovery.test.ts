@@ -1202,6 +1202,12 @@ describe('discovery engine', () => {
       expect(first('which country has Canberra as its capital')?.id).to.equal('restcountries.country.by_capital');
     });
 
+    it('reads a capitol and a seat of government as a capital, and what a service can handle as what it supports', () => {
+      expect(first('which nation has Ouagadougou as its capitol')?.id).to.equal('restcountries.country.by_capital');
+      expect(first('Which nation has Canberra as its seat of government?')?.id).to.equal('restcountries.country.by_capital');
+      expect(first('Which currency codes can the exchange rate service handle?')?.id).to.equal('frankfurter.currency.list');
+    });
+
     it('keeps an apostrophe between letters inside single quotes ("\'Mom\'s birthday dinner\'")', () => {
       expect(quotes("add 'Mom's birthday dinner' to my calendar")).to.equal(true);
       expect(jobWords("add 'Mom's birthday dinner' to my calendar").map((word) => word.word)).to.deep.equal(['add', 'to', 'my', 'calendar']);
