@@ -1173,6 +1173,7 @@ describe('discovery engine', () => {
       expect(first('give the customer their money back for payment pi_3MtwBwLkdIwHu7ix28a3tqPa')?.id).to.equal('stripe.refunds.create');
       expect(readJob(builtin, 'explain black holes in simple terms').sought).to.equal(undefined);
       expect(first('explain black holes briefly like an encyclopedia would')?.id).to.equal('wikipedia.page.summary');
+      expect(first('explain the intimidate ability in pokemon')?.id).to.equal('pokeapi.ability.get');
       expect(rank(builtin, 'text me if a storm warning is issued tonight', 5).candidates).to.deep.equal([]);
     });
 

@@ -787,7 +787,7 @@ export function readJob(context: JobContext, text: string): Job {
       topicOfThing = namesThing(all[position - 1]) && !inPrepositionalPhrase(all, position - 1);
     } else if (topicEnds.has(current.word)) inTopic = false;
     // "explain black holes": what is explained is a topic, as after "tell me about".
-    else if (EXPLAINING.has(all[position - 1]?.word ?? '') && !question && !stopWords.has(current.word)) {
+    else if (EXPLAINING.has(all[position - 1]?.word ?? '') && !question) {
       inTopic = true;
       topicOfThing = false;
     }
