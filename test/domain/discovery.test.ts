@@ -1209,6 +1209,13 @@ describe('discovery engine', () => {
       expect(first('Which currency codes can the exchange rate service handle?')?.id).to.equal('frankfurter.currency.list');
     });
 
+    it('fits two dates to a task taking a range, not one taking a date, and reads "New York" as a name', () => {
+      expect(first('exchange rate of PLN vs EUR between 2021-05-01 and 2021-06-01')?.id).to.equal('frankfurter.currency.timeseries');
+      expect(first('exchange rate of PLN vs EUR on 2021-05-01')?.id).to.equal('frankfurter.currency.historical');
+      expect(readJob(builtin, '3pm London time in New York').terms.map((term) => term.word)).to.deep.equal(['time']);
+      expect(first('3pm London time in New York')?.id).to.equal('builtin.time.convert');
+    });
+
     it('keeps an apostrophe between letters inside single quotes ("\'Mom\'s birthday dinner\'")', () => {
       expect(quotes("add 'Mom's birthday dinner' to my calendar")).to.equal(true);
       expect(jobWords("add 'Mom's birthday dinner' to my calendar").map((word) => word.word)).to.deep.equal(['add', 'to', 'my', 'calendar']);

@@ -486,11 +486,13 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
     if (objectMask === 0) objectMask = dateMask;
     // "convert this to base64": a task giving text in another form converts it into the form it is named by.
     if (formMask !== 0) for (const doc of touched) if (index.transforms[doc] && namedMasks[doc] & targetMask) markPerformed(doc, formMask);
+    // Two dates give a range: a task taking one date fits them no better than any other.
+    const fits = gives & GIVES_RANGE ? gives & ~GIVES_DATE : gives;
     const wantsQuery = !searches && !(gives & GIVES_TOPIC);
     for (const doc of touched) {
       if (index.needsId[doc]) scores[doc] *= identifies ? ARGUMENT_FIT : ID_WANTING;
       if (asksOf.some((asked) => index.requires[doc].has(asked))) scores[doc] *= ANSWER_AS_INPUT;
-      if (index.takes[doc] & gives) scores[doc] *= ARGUMENT_FIT;
+      if (index.takes[doc] & fits) scores[doc] *= ARGUMENT_FIT;
       if (wantsQuery && index.takes[doc] & GIVES_TOPIC) scores[doc] *= QUERY_WANTING;
       if (!(gives & GIVES_AMOUNT) && index.takes[doc] & GIVES_AMOUNT) scores[doc] *= AMOUNT_WANTING;
     }

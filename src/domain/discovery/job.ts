@@ -827,6 +827,8 @@ export function readJob(context: JobContext, text: string): Job {
     // "let everyone know that the office will close early": after a verb of telling and "that" comes what is told.
     if (current.word === 'that' && all.slice(Math.max(0, position - 3), position).some((word) => TELLING.has(word.word)) && terms.length > 0) break;
     if (current.literal || stopWords.has(current.word) || current.word.length === 1) continue;
+    // "New York", "New Delhi": a capitalised word of time before a name no task knows is part of the name.
+    if (current.nameLike && modifiers.has(current.word) && !!all[position + 1]?.nameLike && !knows(all[position + 1])) continue;
     // "Good evening.", "good morning team": a greeting.
     if (current.word === 'good' && GREETED.has(all[position + 1]?.word ?? '')) {
       position += 1;
