@@ -1216,6 +1216,11 @@ describe('discovery engine', () => {
       expect(first('3pm London time in New York')?.id).to.equal('builtin.time.convert');
     });
 
+    it('reads the papers and journalists as the news', () => {
+      expect(first('hey, what are the main stories in the UK papers this morning?')?.id).to.equal('newsapi.headlines.top');
+      expect(first('what have journalists written about ChatGPT lately')?.id).to.equal('newsapi.articles.search');
+    });
+
     it('keeps an apostrophe between letters inside single quotes ("\'Mom\'s birthday dinner\'")', () => {
       expect(quotes("add 'Mom's birthday dinner' to my calendar")).to.equal(true);
       expect(jobWords("add 'Mom's birthday dinner' to my calendar").map((word) => word.word)).to.deep.equal(['add', 'to', 'my', 'calendar']);
