@@ -1221,6 +1221,12 @@ describe('discovery engine', () => {
       expect(first('what have journalists written about ChatGPT lately')?.id).to.equal('newsapi.articles.search');
     });
 
+    it('finds the signed-in Google profile for the asker\'s own account email', () => {
+      expect(first("what's my google account email")?.id).to.equal('google.userinfo.get');
+      expect(first('what email is my Google account under')?.id).to.equal('google.userinfo.get');
+      expect(first('list my gmail messages from last week')?.id).to.equal('google.gmail.messages.list');
+    });
+
     it('keeps an apostrophe between letters inside single quotes ("\'Mom\'s birthday dinner\'")', () => {
       expect(quotes("add 'Mom's birthday dinner' to my calendar")).to.equal(true);
       expect(jobWords("add 'Mom's birthday dinner' to my calendar").map((word) => word.word)).to.deep.equal(['add', 'to', 'my', 'calendar']);
