@@ -1227,6 +1227,12 @@ describe('discovery engine', () => {
       expect(first('list my gmail messages from last week')?.id).to.equal('google.gmail.messages.list');
     });
 
+    it('reads a file the asker holds past a participle or a format\'s name ("this scanned PDF", "this YAML file")', () => {
+      expect(rank(builtin, 'extract text from this scanned PDF', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'parse this YAML file and extract the value of version', 5).candidates).to.deep.equal([]);
+      expect(first('Pull user.email out of this JSON document')?.id).to.equal('builtin.json.extract');
+    });
+
     it('keeps an apostrophe between letters inside single quotes ("\'Mom\'s birthday dinner\'")', () => {
       expect(quotes("add 'Mom's birthday dinner' to my calendar")).to.equal(true);
       expect(jobWords("add 'Mom's birthday dinner' to my calendar").map((word) => word.word)).to.deep.equal(['add', 'to', 'my', 'calendar']);

@@ -1,6 +1,6 @@
 import type { JobWord } from './text.js';
 import { stopWords } from './vocabulary.js';
-import { actionVerbs, askers, DESCRIBING, determiners, neutralVerbs, verbIn, WRITINGS } from './words.js';
+import { actionVerbs, askers, DESCRIBING, determiners, neutralVerbs, PARTICIPLE, verbIn, WRITINGS } from './words.js';
 
 /**
  * Readings by which a job is about something the catalog does not reach (docs/discovery.md, "Things no task
@@ -115,8 +115,14 @@ const FILES = new Set(['pdf', 'pdfs', 'file', 'files', 'document', 'documents', 
 const CONTENTS = new Set(['contents', 'content', 'text', 'string']);
 
 /** Whether the job names a file the asker holds ("summarise this pdf", "the attached document"): no task receives one. */
-export function holdsFile(all: JobWord[]): boolean {
-  return all.some((word, at) => HELD.has(word.word) && FILES.has(all[at + 1]?.word ?? '') && !CONTENTS.has(all[at + 2]?.word ?? ''));
+export function holdsFile(all: JobWord[], knows: (word: JobWord) => boolean): boolean {
+  return all.some((word, at) => {
+    if (!HELD.has(word.word)) return false;
+    // "this scanned PDF", "this YAML file": a participle or a name no task knows may stand before the file.
+    const between = all[at + 1];
+    const file = between && (PARTICIPLE.test(between.word) || between.nameLike) && !knows(between) && FILES.has(all[at + 2]?.word ?? '') ? at + 2 : at + 1;
+    return FILES.has(all[file]?.word ?? '') && !CONTENTS.has(all[file + 1]?.word ?? '');
+  });
 }
 
 /** Determiners before a kind of thing rather than before words to say. */

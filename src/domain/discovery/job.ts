@@ -940,7 +940,7 @@ export function readJob(context: JobContext, text: string): Job {
   if (terms.every((term) => term.role !== 'object' || term.alternatives.length === 0) && terms.some((term) => term.role === 'action' && formChangingVerbs.has(term.word)) && all.some((word) => word.nameLike && !knows(word))) elsewhere = true;
   // Opening hours, the time something happens, a prediction, a crypto-asset, the asker's whereabouts, a file the
   // asker holds, a standing watch.
-  if (asksOpeningHours(all) || asksTimeOfEvent(all) || asksPrediction(all) || namesCrypto(all, context.names) || asksWhereabouts(all) || holdsFile(all) || (!question && asksStandingWatch(all))) elsewhere = true;
+  if (asksOpeningHours(all) || asksTimeOfEvent(all) || asksPrediction(all) || namesCrypto(all, context.names) || asksWhereabouts(all) || holdsFile(all, knows) || (!question && asksStandingWatch(all))) elsewhere = true;
   // "what was the temperature in Paris on July 14, 1990": a question in the past about a date.
   const asksPast = question && !!(gives & (GIVES_DATE | GIVES_RANGE)) && all.some((word) => PAST_AUXILIARIES.has(word.word));
   // A verb setting the scene ("I'm about to walk the dog, how windy is it") has no object the job seeks.
