@@ -1233,6 +1233,12 @@ describe('discovery engine', () => {
       expect(first('Pull user.email out of this JSON document')?.id).to.equal('builtin.json.extract');
     });
 
+    it('reads muggy, a raincoat and snowfall as weather, and what follows "saying" after the thing as what it says', () => {
+      expect(first('is it muggy in Houston currently')?.id).to.match(/weather\.current$/);
+      expect(first('do I need a raincoat for my trip to Seattle this weekend')?.id).to.match(/weather\.forecast$/);
+      expect(first('file a github issue saying the export button crashes')?.id).to.equal('github.issues.create');
+    });
+
     it('keeps an apostrophe between letters inside single quotes ("\'Mom\'s birthday dinner\'")', () => {
       expect(quotes("add 'Mom's birthday dinner' to my calendar")).to.equal(true);
       expect(jobWords("add 'Mom's birthday dinner' to my calendar").map((word) => word.word)).to.deep.equal(['add', 'to', 'my', 'calendar']);

@@ -409,7 +409,7 @@ const NARRATING = new Set(['i', 'im', 'we', 'am']);
 /** Verbs after which a thing and a past participle say what is wanted done ("wants his flight upgraded"). */
 const CAUSATIVES = new Set(['want', 'wants', 'need', 'needs', 'have', 'get', 'got']);
 /** Participles naming a thing ("the nation called 'Uruguay'"), not a deed done to it. */
-const NAMING = new Set(['called', 'named', 'titled', 'labelled', 'labeled', 'tagged']);
+const NAMING = new Set(['called', 'named', 'titled', 'labelled', 'labeled', 'tagged', 'saying']);
 /** Words after a participle that date what happened to a thing ("the emails sent yesterday"): it describes them. */
 const DATING = new Set(['yesterday', 'today', 'last', 'this', 'since', 'before', 'after', 'on', 'in', 'during', 'recently', 'earlier', 'lately', 'by']);
 
