@@ -1239,6 +1239,13 @@ describe('discovery engine', () => {
       expect(first('file a github issue saying the export button crashes')?.id).to.equal('github.issues.create');
     });
 
+    it('lets a known word before a made thing name it ("a customer record"), and reads the asker\'s text and a written topic as no thing kept elsewhere', () => {
+      expect(first('create a customer record in stripe for Jane Doe')?.id).to.equal('stripe.customers.create');
+      expect(rank(builtin, 'create a Gmail draft to sam@example.com but do not send it', 5).candidates).to.deep.equal([]);
+      expect(first('hash my password string with sha256')?.id).to.equal('builtin.text.hash');
+      expect(first("send an email to the school about my son's absence")?.id).to.equal('google.gmail.send');
+    });
+
     it('keeps an apostrophe between letters inside single quotes ("\'Mom\'s birthday dinner\'")', () => {
       expect(quotes("add 'Mom's birthday dinner' to my calendar")).to.equal(true);
       expect(jobWords("add 'Mom's birthday dinner' to my calendar").map((word) => word.word)).to.deep.equal(['add', 'to', 'my', 'calendar']);

@@ -510,7 +510,7 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
       !(question && index.writes[doc]) &&
       (actionMask === 0 || (performs(doc) & actionMask) !== 0) &&
       (objectMask === 0 || (namedMasks[doc] & objectMask) !== 0 || (transformsOnly && (performed[doc] & resultMask) !== 0)) &&
-      (things.length === 0 || things.some((thing) => thing.alternatives.some(({ term: key }) => index.identities[doc].has(key)))) &&
+      (things.length === 0 || things.some((thing) => thing.alternatives.some(({ term: key }) => index.identities[doc].has(key)) || (thing.describers ?? []).some((word) => index.identities[doc].has(word.alternatives[0]?.term ?? '')))) &&
       (namedProviders.length === 0 || namedProviders.includes(index.providerOf[doc])) &&
       (!asksPast || (index.takes[doc] & (GIVES_DATE | GIVES_RANGE | GIVES_YEAR)) !== 0);
     const namesSomething = (actionMask !== 0 || objectMask !== 0) && !(sought && sought.alternatives.length === 0) && !elsewhere;

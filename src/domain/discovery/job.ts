@@ -41,6 +41,8 @@ export interface JobTerm {
   target?: boolean;
   /** A phrase of function words with no synonym naming a thing ("what is", "who was"): it says how a question is asked more than what about. */
   manner?: boolean;
+  /** Known words before a made thing in its phrase ("customer" of "create a customer record"): they may name it too. */
+  describers?: JobTerm[];
   /** A word of a date the job gives ("July", "1990"): an argument, not what the job is about. */
   dated?: boolean;
   /** In a sentence that only sets the scene: it says less about the job than the words of its request. */
@@ -340,6 +342,9 @@ function askedOf(all: JobWord[]): string[] {
   });
   return asked;
 }
+
+/** Words for text after a thing, naming it as text to work on ("my password string"). */
+const TEXTS = new Set(['string', 'text', 'strings']);
 
 /** Auxiliaries of a question in the past. */
 const PAST_AUXILIARIES = new Set(['was', 'were', 'did']);
@@ -713,6 +718,10 @@ export function readJob(context: JobContext, text: string): Job {
       // follow one another; a word no task knows or a participle ends it ("a channel called #launch").
       const goesOn = creating.end < 0 ? verb === creating.verb : from === creating.end;
       if (goesOn && term.alternatives.length > 0 && !PARTICIPLE.test(term.word)) {
+        // "a customer record": the words before the thing say what kind of it is made; not a product's name ("a Gmail
+        // draft") nor a verb's form ("a sending domain").
+        const before = creating.verb.thing;
+        if (before && !DESCRIBING.test(before.word) && !all[from - 1]?.nameLike) term.describers = [...(before.describers ?? []), before];
         creating.verb.thing = term;
         creating.end = to;
       } else if (goesOn && term.alternatives.length === 0 && !all[from].possessive && describesNext(from)) {
@@ -864,12 +873,13 @@ export function readJob(context: JobContext, text: string): Job {
     if (current.nameLike && !context.titles.has(current.stem) && owned && !namesProvider) elsewhere ||= namesOtherService(all, position, knows);
     // "my laptop's time zone": the thing asked about belongs to something no task knows.
     // Not someone whose thing speaks ("my kid's school list says ISBN ...").
-    if (alternatives.length === 0 && current.possessive && owned && !namesProvider && !all.slice(position + 1, position + 4).some((word) => SAYING.has(word.word))) elsewhere = true;
+    // Not the topic of what is written ("an email to the school about my son's absence").
+    if (alternatives.length === 0 && current.possessive && owned && !namesProvider && !inTopic && !all.slice(position + 1, position + 4).some((word) => SAYING.has(word.word))) elsewhere = true;
     if (alternatives.length === 0 && current.stem.length >= FUZZY_MIN_LENGTH && !inTopic) alternatives = context.similar(current.stem, current.word).map((term) => ({ term, weight: FUZZY_WEIGHT }));
     // "what's my heart rate", "file my tax return": the asker's own thing of a kind no task knows, named as what the
     // job is about (not where it looks, "for my config file"), is kept somewhere the catalog does not reach.
     // Not someone who speaks ("my grandson says ..."), nor a sentence setting the scene before the request.
-    if (alternatives.length === 0 && owned && !current.nameLike && !namesProvider && !DESCRIBING.test(current.word) && describesNext(position) && !modifiers.has(all[position + 1].word) && !SAYING.has(all[position + 1].word) && !inPrepositionalPhrase(all, position) && position >= lastSentence) elsewhere = true;
+    if (alternatives.length === 0 && owned && !current.nameLike && !namesProvider && !DESCRIBING.test(current.word) && describesNext(position) && !modifiers.has(all[position + 1].word) && !SAYING.has(all[position + 1].word) && !TEXTS.has(all[position + 1].word) && !inPrepositionalPhrase(all, position) && position >= lastSentence) elsewhere = true;
     // "the interest rate on my mortgage", "the contacts in my phone": where the job looks is a thing no task knows.
     if (alternatives.length === 0 && owned && PLACES.has(all[position - 2]?.word ?? '')) elsewhere = true;
     // A verb opening a command that means another verb ("raise a ticket", "ping the team") says only the deed.
