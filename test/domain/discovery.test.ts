@@ -1246,6 +1246,12 @@ describe('discovery engine', () => {
       expect(first("send an email to the school about my son's absence")?.id).to.equal('google.gmail.send');
     });
 
+    it('reads what follows "let ... know" as what is told, text to convert as text, and kroner as money', () => {
+      expect(first('let #office know the coffee machine is fixed')?.id).to.equal('slack.chat.post');
+      expect(first('convert the text foo bar to base64')?.id).to.equal('builtin.base64.encode');
+      expect(first('how much is 1,000 Danish kroner worth in dollars right now')?.id).to.equal('frankfurter.currency.convert');
+    });
+
     it('keeps an apostrophe between letters inside single quotes ("\'Mom\'s birthday dinner\'")', () => {
       expect(quotes("add 'Mom's birthday dinner' to my calendar")).to.equal(true);
       expect(jobWords("add 'Mom's birthday dinner' to my calendar").map((word) => word.word)).to.deep.equal(['add', 'to', 'my', 'calendar']);

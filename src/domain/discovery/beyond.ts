@@ -153,7 +153,8 @@ export function sendsUnknown(all: JobWord[], position: number, knows: (word: Job
 export function changesUnknown(all: JobWord[], position: number, knows: (word: JobWord) => boolean): boolean {
   const phrase = phraseFrom(all, pastDeterminers(all, position));
   const thing = phrase.at(-1);
-  return !!thing && !phrase.some((word) => word.nameLike || word.given || /\p{N}/u.test(word.word)) && !DESCRIBING.test(thing.word) && !knows(thing);
+  // "convert the text foo bar to base64": text to convert, whatever it says.
+  return !!thing && !phrase.some((word) => word.nameLike || word.given || /\p{N}/u.test(word.word) || CONTENTS.has(word.word)) && !DESCRIBING.test(thing.word) && !knows(thing);
 }
 
 /** Verbs of telling someone, before "me" or "us" in a standing request ("alert me when ..."). */

@@ -835,6 +835,8 @@ export function readJob(context: JobContext, text: string): Job {
     if (NAMING.has(current.word) && terms.some((term) => term.role === 'action' || term.role === 'neutral') && terms.at(-1)?.role === 'object' && !all[position + 1]?.literal) break;
     // "let everyone know that the office will close early": after a verb of telling and "that" comes what is told.
     if (current.word === 'that' && all.slice(Math.max(0, position - 3), position).some((word) => TELLING.has(word.word)) && terms.length > 0) break;
+    // "let #office know the coffee machine is fixed": after "let ... know" comes what is told, with or without "that".
+    if (all[position - 1]?.word === 'know' && all.slice(Math.max(0, position - 4), position - 1).some((word) => word.word === 'let') && terms.length > 0 && !all.slice(position).some((word) => word.ends === ':')) break;
     if (current.literal || stopWords.has(current.word) || current.word.length === 1) continue;
     // "New York", "New Delhi": a capitalised word of time before a name no task knows is part of the name.
     if (current.nameLike && modifiers.has(current.word) && !!all[position + 1]?.nameLike && !knows(all[position + 1])) continue;
