@@ -1252,6 +1252,13 @@ describe('discovery engine', () => {
       expect(first('how much is 1,000 Danish kroner worth in dollars right now')?.id).to.equal('frankfurter.currency.convert');
     });
 
+    it('reads a dotted path as a JSONPath when the job gives a document, hottest as top, and a WAN IP as the public IP', () => {
+      expect(first('get user.name from {"user":{"name":"Ann"}}')?.id).to.equal('builtin.json.extract');
+      expect(jobWords('is example.com up').some((word) => word.word === 'jsonpath')).to.equal(false);
+      expect(first('what are the hottest stories on Hacker News')?.id).to.equal('hacker-news.stories.top');
+      expect(first("what's my WAN IP")?.id).to.equal('ipify.ip.public');
+    });
+
     it('keeps an apostrophe between letters inside single quotes ("\'Mom\'s birthday dinner\'")', () => {
       expect(quotes("add 'Mom's birthday dinner' to my calendar")).to.equal(true);
       expect(jobWords("add 'Mom's birthday dinner' to my calendar").map((word) => word.word)).to.deep.equal(['add', 'to', 'my', 'calendar']);

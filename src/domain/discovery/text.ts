@@ -125,6 +125,8 @@ const DATE = /^((19|20)\d\d-\d\d-\d\d|(19|20)\d\d[./]\d\d?[./]\d\d?|\d\d?([./-])
 const LITERAL_CHUNK = /@|^#|:\/\/|[\p{L}\p{N}]\/[\p{L}\p{N}]|^[^\p{L}]*$|^:[\p{L}\p{N}_+-]+:$/u;
 /** A path into a document with an index ("data.items[0].name", "items[1].price"): a value, not words. */
 const DOCUMENT_PATH = /[\p{L}\p{N}_]\[\d+\]/u;
+/** A dotted path ("user.name"), which is one into a document when the job gives one ("{...}"). */
+const DOTTED_PATH = /^[\p{Ll}_][\p{L}\p{N}_]*(\.[\p{L}_][\p{L}\p{N}_]*)+$/u;
 const SLASHED_WORDS = /^[^\p{L}\p{N}]*\p{L}+(\/\p{L}+)+[^\p{L}\p{N}]*$/u;
 const ADDRESS = /^[^\p{L}\p{N}]*#\p{L}|[\p{L}\p{N}]@[\p{L}\p{N}]/u;
 const PATH = /^[^:]*[\p{L}\p{N}]\/[\p{L}\p{N}]/u;
@@ -159,8 +161,10 @@ export function jobWords(job: string): JobWord[] {
   // A job written all in capitals ("FREEZE MY CREDIT CARD") is shouted, not a run of names and acronyms.
   const shouted = !/\p{Ll}/u.test(job) && (job.match(/\p{Lu}{2,}/gu)?.length ?? 0) >= 3;
   const chunks = (shouted ? job.toLowerCase() : job).normalize('NFKC').replace(QUOTED, ' . ').split(/\s+/u).filter(Boolean);
+  const documentGiven = givesDocument(job);
   for (const [position, chunk] of chunks.entries()) {
-    const literalChunk = LITERAL_CHUNK.test(chunk) || DOCUMENT_PATH.test(chunk);
+    const documentPath = DOCUMENT_PATH.test(chunk) || (documentGiven && DOTTED_PATH.test(chunk));
+    const literalChunk = LITERAL_CHUNK.test(chunk) || documentPath;
     const slashed = SLASHED_WORDS.test(chunk) ? { slashed: position } : {};
     // An identifier such as cus_9 or 9am is a name as a whole, not two words; so is a brand written with a capital
     // inside it ("eBay", "iPhone"), even opening a sentence.
@@ -211,7 +215,7 @@ export function jobWords(job: string): JobWord[] {
     // Base64 data is base64, whatever it says ("what does ZGVwbG95LWtleQ== say").
     if (address.encoded) result.push({ word: 'base64', stem: 'base64', literal: false, nameLike: false, encoded: true });
     // "grab data.items[0].name": a path into a document is a JSONPath, whatever it names.
-    if (DOCUMENT_PATH.test(chunk)) result.push({ word: 'jsonpath', stem: stem('jsonpath'), literal: false, nameLike: false });
+    if (documentPath) result.push({ word: 'jsonpath', stem: stem('jsonpath'), literal: false, nameLike: false });
     // "#incidents" names a channel and ":tada:" an emoji: the job is about one, whatever its name.
     if (CHANNEL.test(chunk)) result.push({ word: 'channel', stem: stem('channel'), literal: false, nameLike: false, address: true, channel: true });
     const emoji = EMOJI_CODE.test(chunk);
