@@ -1259,6 +1259,12 @@ describe('discovery engine', () => {
       expect(first("what's my WAN IP")?.id).to.equal('ipify.ip.public');
     });
 
+    it('reads chat shorthand for calendars, meetings, weekdays and holidays ("cal", "mtgs thurs", "hols")', () => {
+      expect(first('whats on my cal today')?.id).to.equal('google.calendar.events.list');
+      expect(first('mtgs thurs?')?.id).to.equal('google.calendar.events.list');
+      expect(first('french hols 2023')?.id).to.equal('nager-date.holidays.year');
+    });
+
     it('keeps an apostrophe between letters inside single quotes ("\'Mom\'s birthday dinner\'")', () => {
       expect(quotes("add 'Mom's birthday dinner' to my calendar")).to.equal(true);
       expect(jobWords("add 'Mom's birthday dinner' to my calendar").map((word) => word.word)).to.deep.equal(['add', 'to', 'my', 'calendar']);
