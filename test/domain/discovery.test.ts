@@ -1265,6 +1265,11 @@ describe('discovery engine', () => {
       expect(first('french hols 2023')?.id).to.equal('nager-date.holidays.year');
     });
 
+    it('reads "wheres" as asking where, and a partial refund as a refund', () => {
+      expect(first('wheres my passport scan in drive')?.id).to.equal('google.drive.files.list');
+      expect(first('refund ch_55kk partial $10')?.id).to.equal('stripe.refunds.create');
+    });
+
     it('keeps an apostrophe between letters inside single quotes ("\'Mom\'s birthday dinner\'")', () => {
       expect(quotes("add 'Mom's birthday dinner' to my calendar")).to.equal(true);
       expect(jobWords("add 'Mom's birthday dinner' to my calendar").map((word) => word.word)).to.deep.equal(['add', 'to', 'my', 'calendar']);

@@ -18,7 +18,7 @@ export const STOP_WORDS = [
   'sure', 'hope', 'says', 'yet',
   // What is left of a negative contraction ("haven't", "didn't").
   'haven', 'hasn', 'hadn', 'didn', 'doesn', 'don', 'isn', 'aren', 'wasn', 'weren', 'wouldn', 'couldn', 'shouldn', 'want', 'wants', 'wanted', 'wanna', 'need', 'needs', 'needed', 'like', 'love', 'wish', 'try', 'help', 'able',
-  'what', 'whats', 'wat', 'wats', 'wot', 'which', 'who', 'whom', 'whose', 'when', 'where', 'why', 'how', 'hows', 'whether',
+  'what', 'whats', 'wat', 'wats', 'wot', 'which', 'who', 'whom', 'whose', 'when', 'where', 'wheres', 'why', 'how', 'hows', 'whether',
   'to', 'of', 'in', 'on', 'at', 'by', 'for', 'from', 'with', 'without', 'about', 'into', 'onto', 'over',
   'under', 'up', 'down', 'out', 'off', 'as', 'than', 'then', 'so', 'too', 'very', 'just', 'also', 'only',
   'and', 'or', 'but', 'nor', 'if', 'not', 'no', 'yes', 'there', 'here', 'again', 'via', 'per', 'using', 'use',
@@ -137,7 +137,7 @@ export const PREPOSITIONS = ['by', 'for', 'of', 'on', 'in', 'at', 'with', 'from'
 export const TOPIC_MARKERS = ['about', 'regarding', 'concerning'];
 
 /** A job opening with one of these asks to know something: it is answered by a task that reads. */
-export const QUESTION_WORDS = ['what', 'whats', 'wat', 'wats', 'wot', 'hows', 'which', 'who', 'whom', 'whose', 'when', 'where', 'why', 'how'];
+export const QUESTION_WORDS = ['what', 'whats', 'wat', 'wats', 'wot', 'hows', 'which', 'who', 'whom', 'whose', 'when', 'where', 'wheres', 'why', 'how'];
 
 /**
  * Words opening a yes-or-no question ("is it raining", "do I have mail", "should I pack an umbrella", "any
