@@ -1270,6 +1270,11 @@ describe('discovery engine', () => {
       expect(first('refund ch_55kk partial $10')?.id).to.equal('stripe.refunds.create');
     });
 
+    it('reads the names in what a search on a catalog provider looks for as the query, not another service', () => {
+      expect(first('Search GitHub for repositories implementing a JavaScript markdown parser, sorted by stars.')?.id).to.equal('github.repos.search');
+      expect(rank(builtin, 'search my Outlook inbox for the contract', 5).candidates).to.deep.equal([]);
+    });
+
     it('keeps an apostrophe between letters inside single quotes ("\'Mom\'s birthday dinner\'")', () => {
       expect(quotes("add 'Mom's birthday dinner' to my calendar")).to.equal(true);
       expect(jobWords("add 'Mom's birthday dinner' to my calendar").map((word) => word.word)).to.deep.equal(['add', 'to', 'my', 'calendar']);

@@ -639,6 +639,7 @@ export function readJob(context: JobContext, text: string): Job {
   const stems = all.map((word) => word.stem);
   // A job naming one of the catalog's providers is done there: another service it names is what it is about.
   const namesProvider = all.some((word) => alternativesOf(context, word.stem).some(({ term }) => context.providerNames.has(term)));
+  const searchesHere = all.some((word) => searchVerbs.has(word.word));
   const start = commandStart(context, all);
   const opensQuestion = isQuestion(all.slice(start));
   const afterContext = !opensQuestion && asksAfterContext(text);
@@ -867,7 +868,8 @@ export function readJob(context: JobContext, text: string): Job {
     if (current.nameLike && !alternatives.some((alternative) => context.names.has(alternative.term))) {
       // The topic of a thing is what the job reads about ("news about an Amazon warehouse strike"), not where it is done.
       // In a job naming a catalog provider, a name its asker holds is a record's ("our Tasks table on airtable").
-      if (!(inTopic && topicOfThing)) elsewhere ||= (!(namesProvider && OWNERS.has(all[position - 1]?.word ?? '')) && namesOtherService(all, position, knows)) || kindOfThing(all, position, knows) || (serviceNames.has(current.word) && !namesProvider && whereService(all, position, knows));
+      // Nor what a search on a catalog provider looks for ("search GitHub for a JavaScript markdown parser").
+      if (!(inTopic && topicOfThing) && !(namesProvider && searchesHere)) elsewhere ||= (!(namesProvider && OWNERS.has(all[position - 1]?.word ?? '')) && namesOtherService(all, position, knows)) || kindOfThing(all, position, knows) || (serviceNames.has(current.word) && !namesProvider && whereService(all, position, knows));
       continue;
     }
     // "my Outlook inbox": a name a task has only among its keywords, as a common word, is held as a product's name.
