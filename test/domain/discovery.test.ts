@@ -1275,6 +1275,12 @@ describe('discovery engine', () => {
       expect(rank(builtin, 'search my Outlook inbox for the contract', 5).candidates).to.deep.equal([]);
     });
 
+    it('reads a verb before a known thing in a list of things as naming one ("base stats and move list")', () => {
+      expect(readJob(builtin, 'base stats and move list for Garchomp').terms.find((term) => term.word === 'move')?.role).to.equal('object');
+      expect(first('base stats and move list for Garchomp')?.id).to.equal('pokeapi.pokemon.get');
+      expect(readJob(builtin, 'list the issues and comment on the first one').terms.find((term) => term.word === 'comment')?.role).to.equal('action');
+    });
+
     it('keeps an apostrophe between letters inside single quotes ("\'Mom\'s birthday dinner\'")', () => {
       expect(quotes("add 'Mom's birthday dinner' to my calendar")).to.equal(true);
       expect(jobWords("add 'Mom's birthday dinner' to my calendar").map((word) => word.word)).to.deep.equal(['add', 'to', 'my', 'calendar']);
