@@ -48,22 +48,23 @@ const TRUE_NEGATIVE_FLOOR = 0.9;
  * The fresh set's held-back half read top-1 0.832 and true negatives 0.612 before any change for it, 0.859 and
  * 0.701 after the round tuned on its tuning half, 0.866 and 0.776 after the round tuned on development batch 6,
  * 0.866 and 0.791 after the sixth round, on true negatives, 0.893 and 0.851 after the seventh, tuned on
- * development batch 7, 0.906 and 0.851 after the eighth, tuned on batch 8, and 0.926 and 0.881 after the tenth, tuned on
- * batches 10 to 18 (docs/discovery.md). The goals are the same (TOP_1_GOAL, TRUE_NEGATIVE_FLOOR); until they are
+ * development batch 7, 0.906 and 0.851 after the eighth, tuned on batch 8, 0.926 and 0.881 after the tenth, tuned on
+ * batches 10 to 18, and 0.926 and 0.896 after the fifteenth (docs/discovery.md). The goals are the same (TOP_1_GOAL, TRUE_NEGATIVE_FLOOR); until they are
  * met these floors, just under what was reached, keep it from slipping back.
  */
 const FRESH_TOP_1_FLOOR = 0.92;
-const FRESH_TRUE_NEGATIVE_FLOOR = 0.88;
+const FRESH_TRUE_NEGATIVE_FLOOR = 0.89;
 /**
  * Floors just under what each check set reaches, so it cannot slip back: the check set read top-1 0.930 and true
  * negatives 0.762 when first measured, 0.940 and 0.863 after the seventh round, 0.945 and 0.863 after the eighth,
- * 0.960 and 0.900 after the tenth, 0.960 and 0.912 after the thirteenth; the second check set 0.847 and 0.731 before the seventh round, 0.896 and 0.769
+ * 0.960 and 0.900 after the tenth, 0.960 and 0.912 after the thirteenth, 0.970 and 0.912 after the fifteenth; the second check set 0.847 and 0.731 before the seventh round, 0.896 and 0.769
  * after it, 0.902 and 0.769 after the eighth, 0.902 and 0.782 after the ninth, 0.918 and 0.859 after the tenth,
- * 0.923 and 0.859 after the eleventh, 0.923 and 0.885 after the twelfth.
+ * 0.923 and 0.859 after the eleventh, 0.923 and 0.885 after the twelfth, 0.929 after the fourteenth and 0.934 after
+ * the fifteenth.
  */
 const CHECK_FLOORS: Record<string, { top1: number; trueNegative: number }> = {
   'check set': { top1: 0.96, trueNegative: 0.91 },
-  'second check set': { top1: 0.92, trueNegative: 0.88 },
+  'second check set': { top1: 0.93, trueNegative: 0.88 },
 };
 /** A self-hoster's file beside the built-in catalog may cost the held-back half this much, no more. */
 const SECOND_CATALOG_SLACK = 0.02;
