@@ -1281,6 +1281,13 @@ describe('discovery engine', () => {
       expect(readJob(builtin, 'list the issues and comment on the first one').terms.find((term) => term.word === 'comment')?.role).to.equal('action');
     });
 
+    it('reads a company\'s stock ("TSLA share price", "market cap") as nothing a task reads, and "take back" as one deed', () => {
+      expect(rank(builtin, 'TSLA share price right now', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, "show me Microsoft's market cap", 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'take back the email I accidentally sent to the client', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'constructor prices', 5).candidates).to.be.an('array');
+    });
+
     it('keeps an apostrophe between letters inside single quotes ("\'Mom\'s birthday dinner\'")', () => {
       expect(quotes("add 'Mom's birthday dinner' to my calendar")).to.equal(true);
       expect(jobWords("add 'Mom's birthday dinner' to my calendar").map((word) => word.word)).to.deep.equal(['add', 'to', 'my', 'calendar']);

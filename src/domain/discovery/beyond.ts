@@ -5,9 +5,9 @@ import { actionVerbs, askers, DESCRIBING, determiners, neutralVerbs, PARTICIPLE,
 /**
  * Readings by which a job is about something the catalog does not reach (docs/discovery.md, "Things no task
  * knows"): a price or a state of a thing no task knows, a booking with someone else, opening hours, the time
- * something happens, a prediction, the asker's whereabouts, a file the asker holds, a kind of thing no task makes,
- * a thing no task changes. Reading the job (job.ts) calls them where each applies and marks the job elsewhere when
- * one holds.
+ * something happens, a prediction, a company's stock, the asker's whereabouts, a file the asker holds, a kind of
+ * thing no task makes, a thing no task changes. Reading the job (job.ts) calls them where each applies and marks the
+ * job elsewhere when one holds.
  */
 
 /** Words asking what a thing costs or is worth, or how it stands. */
@@ -182,5 +182,18 @@ const TO_COME = new Set(['next', 'tomorrow', 'future', 'coming', 'end']);
 export function asksPrediction(all: JobWord[]): boolean {
   if (!all.some((word) => word.word === 'will' || word.word === 'predict')) return false;
   return all.some((word) => PRICES.has(word.word) || word.word === 'balance') && all.some((word) => TO_COME.has(word.word) || (word.given === 'date' && word.stem === 'year'));
+}
+
+/** Words that with the next one name a company's stock ("share price", "market cap"). */
+const STOCK_PAIRS = new Map([
+  ['share', ['price', 'prices']],
+  ['stock', ['price', 'prices', 'quote', 'market']],
+  ['market', ['cap', 'capitalization', 'capitalisation']],
+  ['shares', ['of']],
+]);
+
+/** Whether the job asks about a company's stock ("TSLA share price", "Microsoft's market cap"): no task reads markets. */
+export function asksStock(all: JobWord[]): boolean {
+  return all.some((word, at) => STOCK_PAIRS.get(word.word)?.includes(all[at + 1]?.word ?? '') ?? false);
 }
 

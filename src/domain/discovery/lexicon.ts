@@ -118,7 +118,7 @@ export const PARTICLE_VERBS: Record<string, string[]> = {
   drop: ['off'],
   fire: ['off'],
   pull: ['out'],
-  take: ['away', 'off', 'down'],
+  take: ['away', 'off', 'down', 'back'],
 };
 
 /**
