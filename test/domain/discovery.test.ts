@@ -1288,6 +1288,15 @@ describe('discovery engine', () => {
       expect(rank(builtin, 'constructor prices', 5).candidates).to.be.an('array');
     });
 
+    it('reads a new thing asked for with no deed named as one a task must make ("make a new private repo")', () => {
+      expect(readJob(builtin, 'make a new private repo called infra-scripts').terms.find((term) => term.word === 'repo')?.made).to.equal(true);
+      expect(rank(builtin, 'make a new private repo called infra-scripts', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'get me a new ip', 5).candidates).to.deep.equal([]);
+      expect(first('I need a new GUID for my config file, please')?.id).to.equal('builtin.uuid.generate');
+      expect(first('make a new stripe customer for Acme Ltd')?.id).to.equal('stripe.customers.create');
+      expect(first('show the newest hacker news stories')?.id).to.equal('hacker-news.stories.new');
+    });
+
     it('keeps an apostrophe between letters inside single quotes ("\'Mom\'s birthday dinner\'")', () => {
       expect(quotes("add 'Mom's birthday dinner' to my calendar")).to.equal(true);
       expect(jobWords("add 'Mom's birthday dinner' to my calendar").map((word) => word.word)).to.deep.equal(['add', 'to', 'my', 'calendar']);

@@ -46,6 +46,8 @@ const AMOUNT_WANTING = 0.6;
 const resultVerbs = new Set(RESULT_VERBS);
 const resultStems = new Set(RESULT_VERBS.map(stem));
 const actionStems = new Set([...actionVerbs].map(stem));
+/** Deeds of making a thing. */
+const MAKING = new Set(['create', 'generate', 'add', 'make', 'insert', 'upsert', 'post', 'send', 'mint'].map(stem));
 const modifiers = new Set(MODIFIERS);
 
 interface Postings {
@@ -70,6 +72,8 @@ export interface DiscoveryIndex extends JobContext {
   needsId: Uint8Array;
   /** The stems of each task's required inputs ("capital" of the country by capital). */
   requires: Set<string>[];
+  /** 1 for tasks that make something: they perform creating, generating or adding. */
+  makes: Uint8Array;
   /** The arguments a task requires that a job may give (GIVES_DATE, GIVES_TIME, GIVES_TOPIC bits), see `takesArguments`. */
   takes: Uint16Array;
   /** Each task's provider, as a number shared by the tasks of one provider. */
@@ -266,6 +270,7 @@ export function buildIndex(catalog: Catalog): DiscoveryIndex {
   const requires = tasks.map((task) => new Set(((task.input as { required?: string[] }).required ?? []).flatMap((field) => words(field).map(stem))));
   const needsId = Uint8Array.from(tasks, (task) => (((task.input as { required?: string[] }).required ?? []).some((field) => field === 'id' || field.endsWith('_id')) ? 1 : 0));
   const takes = Uint16Array.from(tasks, takesArguments);
+  const makes = new Uint8Array(tasks.length);
   const performing = new Map<string, number[]>();
   const performingByTitle = new Map<string, number[]>();
   const transforms = new Uint8Array(tasks.length);
@@ -276,6 +281,7 @@ export function buildIndex(catalog: Catalog): DiscoveryIndex {
   };
   tasks.forEach((task, doc) => {
     const deeds = performedVerbs(task, writes[doc] === 1, vocabulary);
+    if ([...deeds].some((verb) => MAKING.has(verb))) makes[doc] = 1;
     for (const verb of deeds) {
       if (!writes[doc] && resultStems.has(verb)) transforms[doc] = 1;
       note(performing, verb, doc);
@@ -328,6 +334,7 @@ export function buildIndex(catalog: Catalog): DiscoveryIndex {
     needsId,
     requires,
     takes,
+    makes,
     providerOf,
     providerNames: providerNames(catalog, vocabulary, postings, providerOf, providers),
     performers: new Map([...performing].map(([verb, docs]) => [verb, Uint32Array.from(docs)])),
@@ -505,6 +512,8 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
       const missed = new Set(terms.map((term) => term.word).filter((word) => !matched.has(word)));
       return { task: index.tasks[doc], score: Math.round(scores[doc] * 1000) / 1000, matched: [...matched], missed: [...missed] };
     };
+    // "make a new private repo", "new slack channel #q4": with no deed named, a new thing is one a task must make.
+    const madeMask = actionMask === 0 ? terms.reduce((mask, term, position) => (term.made && term.alternatives.length > 0 ? mask | (1 << position) : mask), 0) : 0;
     const qualifies = (doc: number) =>
       scores[doc] >= MIN_SCORE &&
       !(question && index.writes[doc]) &&
@@ -512,6 +521,7 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
       (objectMask === 0 || (namedMasks[doc] & objectMask) !== 0 || (transformsOnly && (performed[doc] & resultMask) !== 0)) &&
       (things.length === 0 || things.some((thing) => thing.alternatives.some(({ term: key }) => index.identities[doc].has(key)) || (thing.describers ?? []).some((word) => index.identities[doc].has(word.alternatives[0]?.term ?? '')))) &&
       (namedProviders.length === 0 || namedProviders.includes(index.providerOf[doc])) &&
+      (madeMask === 0 || (index.makes[doc] === 1 && (namedMasks[doc] & madeMask) !== 0)) &&
       (!asksPast || (index.takes[doc] & (GIVES_DATE | GIVES_RANGE | GIVES_YEAR)) !== 0);
     const namesSomething = (actionMask !== 0 || objectMask !== 0) && !(sought && sought.alternatives.length === 0) && !elsewhere;
     const commandOrder = rankOrder(index, scores, !question && actionMask !== 0 ? index.writes : asksToSee ? index.reads : undefined);

@@ -43,6 +43,8 @@ export interface JobTerm {
   manner?: boolean;
   /** Known words before a made thing in its phrase ("customer" of "create a customer record"): they may name it too. */
   describers?: JobTerm[];
+  /** A thing the job asks for a new one of ("a new private repo", "a fresh Slack channel"): it is to be made. */
+  made?: boolean;
   /** A word of a date the job gives ("July", "1990"): an argument, not what the job is about. */
   dated?: boolean;
   /** In a sentence that only sets the scene: it says less about the job than the words of its request. */
@@ -345,6 +347,18 @@ function askedOf(all: JobWord[]): string[] {
 
 /** Words for text after a thing, naming it as text to work on ("my password string"). */
 const TEXTS = new Set(['string', 'text', 'strings']);
+
+/** Words saying a thing is to be made, after "a": "a new repo", "a fresh channel". */
+const NEW = new Set(['new', 'fresh']);
+
+/** Whether the thing at `position` is asked for as a new one ("a new private repo", "a brand new channel"). */
+function madeAt(all: JobWord[], position: number): boolean {
+  let at = position - 1;
+  while (at >= 0 && !NEW.has(all[at].word) && !stopWords.has(all[at].word) && !all[at].literal && position - at <= 4) at -= 1;
+  if (at < 0 || !NEW.has(all[at].word)) return false;
+  const before = all[at - 1]?.word === 'brand' ? all[at - 2] : all[at - 1];
+  return before?.word === 'a' || before?.word === 'an';
+}
 
 /** Auxiliaries of a question in the past. */
 const PAST_AUXILIARIES = new Set(['was', 'were', 'did']);
@@ -917,7 +931,7 @@ export function readJob(context: JobContext, text: string): Job {
     if (role === 'action' && (previous?.word === 'and' || previous?.word === 'or') && terms.at(-1)?.role === 'object' && describesNext(position) && !leadsObject.has(all[position + 1].word)) role = 'object';
     // "call OWM for the week's predictions", "invoke the weather API": calling a service or an API asks for what it gives.
     if (role === 'action' && INVOKING.has(current.word) && invokesService(context, all, position)) role = 'neutral';
-    const term: JobTerm = { word: current.word, role, alternatives, dated: current.given === 'date' || undefined };
+    const term: JobTerm = { word: current.word, role, alternatives, dated: current.given === 'date' || undefined, made: (role === 'object' && madeAt(all, position)) || undefined };
     // A light verb of writing ("leave a review note on PR #88") is the deed when its words go on a thing.
     if ((role === 'action' || (role === 'neutral' && !question)) && writingVerbs.has(current.word) && writesOn(all, position)) {
       term.role = 'action';
