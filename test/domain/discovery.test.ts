@@ -1297,6 +1297,11 @@ describe('discovery engine', () => {
       expect(first('show the newest hacker news stories')?.id).to.equal('hacker-news.stories.new');
     });
 
+    it('reads news sites and providers as news sources, and driving someone as a journey', () => {
+      expect(first('which news sites do you have access to')?.id).to.equal('newsapi.sources.list');
+      expect(rank(builtin, 'drive my son to football practice in the city', 5).candidates).to.deep.equal([]);
+    });
+
     it('keeps an apostrophe between letters inside single quotes ("\'Mom\'s birthday dinner\'")', () => {
       expect(quotes("add 'Mom's birthday dinner' to my calendar")).to.equal(true);
       expect(jobWords("add 'Mom's birthday dinner' to my calendar").map((word) => word.word)).to.deep.equal(['add', 'to', 'my', 'calendar']);

@@ -323,7 +323,7 @@ const THING_DETERMINERS = new Set(['a', 'an', 'the', 'this', 'that', 'these', 't
 
 /** Words of driving, and the words after one that make it a journey ("the drive from Lyon to Milan"). */
 const JOURNEYS = /^(drive|drives|driving)$/;
-const JOURNEY_ENDS = new Set(['from', 'to', 'between', 'home']);
+const JOURNEY_ENDS = new Set(['from', 'to', 'between', 'home', 'my', 'me', 'him', 'her', 'them', 'us']);
 
 /** Verbs whose object is a topic to be told about. */
 const EXPLAINING = new Set(['explain']);
