@@ -1302,6 +1302,12 @@ describe('discovery engine', () => {
       expect(rank(builtin, 'drive my son to football practice in the city', 5).candidates).to.deep.equal([]);
     });
 
+    it('reads rainfall and "looking outside" as weather, and sending back part of a payment as a refund', () => {
+      expect(first('expected rainfall in Bergen over the next few days')?.id).to.match(/weather\.forecast$/);
+      expect(first("how's it looking outside in Lisbon rn")?.id).to.match(/weather\.current$/);
+      expect(first('send back 20 dollars of that stripe payment')?.id).to.equal('stripe.refunds.create');
+    });
+
     it('keeps an apostrophe between letters inside single quotes ("\'Mom\'s birthday dinner\'")', () => {
       expect(quotes("add 'Mom's birthday dinner' to my calendar")).to.equal(true);
       expect(jobWords("add 'Mom's birthday dinner' to my calendar").map((word) => word.word)).to.deep.equal(['add', 'to', 'my', 'calendar']);
