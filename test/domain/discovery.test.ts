@@ -1308,6 +1308,13 @@ describe('discovery engine', () => {
       expect(first('send back 20 dollars of that stripe payment')?.id).to.equal('stripe.refunds.create');
     });
 
+    it('finds the short Wikipedia summary, a Slack handle and a urlified title by the catalog\'s keywords', () => {
+      expect(first('what is the Monty Hall problem, short version')?.id).to.equal('wikipedia.page.summary');
+      expect(first("what's Priya's handle in slack")?.id).to.equal('slack.users.list');
+      expect(first("urlify 'Top 5 Cafés in Paris'")?.id).to.equal('builtin.text.slugify');
+      expect(rank(builtin, 'how many characters are in this sentence', 5).candidates).to.deep.equal([]);
+    });
+
     it('keeps an apostrophe between letters inside single quotes ("\'Mom\'s birthday dinner\'")', () => {
       expect(quotes("add 'Mom's birthday dinner' to my calendar")).to.equal(true);
       expect(jobWords("add 'Mom's birthday dinner' to my calendar").map((word) => word.word)).to.deep.equal(['add', 'to', 'my', 'calendar']);
