@@ -1315,6 +1315,11 @@ describe('discovery engine', () => {
       expect(rank(builtin, 'how many characters are in this sentence', 5).candidates).to.deep.equal([]);
     });
 
+    it('reads what a form-changing verb turns a thing into as the form wanted ("into a url-friendly string")', () => {
+      expect(first('convert "Summer Sale: 50% Off!" into a url-friendly string')?.id).to.equal('builtin.text.slugify');
+      expect(rank(builtin, 'convert this CSV of orders into JSON', 5).candidates).to.deep.equal([]);
+    });
+
     it('keeps an apostrophe between letters inside single quotes ("\'Mom\'s birthday dinner\'")', () => {
       expect(quotes("add 'Mom's birthday dinner' to my calendar")).to.equal(true);
       expect(jobWords("add 'Mom's birthday dinner' to my calendar").map((word) => word.word)).to.deep.equal(['add', 'to', 'my', 'calendar']);

@@ -360,6 +360,17 @@ function madeAt(all: JobWord[], position: number): boolean {
   return before?.word === 'a' || before?.word === 'an';
 }
 
+/** Forms too plain to say which task gives them ("into JSON", "to typed text"). */
+const PLAIN_FORMS = new Set(['text', 'string', 'json', 'document', 'file']);
+
+/** Whether the word at `position` is in the phrase after "into" or "to" ("into a url-friendly string"). */
+function intoAt(all: JobWord[], position: number): boolean {
+  let at = position - 1;
+  while (at >= 0 && !stopWords.has(all[at].word) && !all[at].literal && position - at <= 3) at -= 1;
+  while (at >= 0 && determiners.has(all[at].word)) at -= 1;
+  return at >= 0 && (all[at].word === 'into' || all[at].word === 'to');
+}
+
 /** Auxiliaries of a question in the past. */
 const PAST_AUXILIARIES = new Set(['was', 'were', 'did']);
 
@@ -932,6 +943,8 @@ export function readJob(context: JobContext, text: string): Job {
     // "call OWM for the week's predictions", "invoke the weather API": calling a service or an API asks for what it gives.
     if (role === 'action' && INVOKING.has(current.word) && invokesService(context, all, position)) role = 'neutral';
     const term: JobTerm = { word: current.word, role, alternatives, dated: current.given === 'date' || undefined, made: (role === 'object' && madeAt(all, position)) || undefined };
+    // "convert ... into a url-friendly string": after a form-changing verb, what it is turned into names the form.
+    if (role === 'object' && !PLAIN_FORMS.has(current.word) && intoAt(all, position) && terms.some((other) => other.role === 'action' && formChangingVerbs.has(other.word))) term.target = true;
     // A light verb of writing ("leave a review note on PR #88") is the deed when its words go on a thing.
     if ((role === 'action' || (role === 'neutral' && !question)) && writingVerbs.has(current.word) && writesOn(all, position)) {
       term.role = 'action';
