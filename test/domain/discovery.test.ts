@@ -1320,6 +1320,11 @@ describe('discovery engine', () => {
       expect(rank(builtin, 'convert this CSV of orders into JSON', 5).candidates).to.deep.equal([]);
     });
 
+    it('reads "on friday" after a booking as when, not where it is put', () => {
+      expect(rank(builtin, 'book a vet appointment for my cat on friday morning', 5).candidates).to.deep.equal([]);
+      expect(first('book a vet appointment on friday in my google calendar')?.id).to.equal('google.calendar.events.create');
+    });
+
     it('keeps an apostrophe between letters inside single quotes ("\'Mom\'s birthday dinner\'")', () => {
       expect(quotes("add 'Mom's birthday dinner' to my calendar")).to.equal(true);
       expect(jobWords("add 'Mom's birthday dinner' to my calendar").map((word) => word.word)).to.deep.equal(['add', 'to', 'my', 'calendar']);

@@ -46,6 +46,9 @@ function phraseFrom(all: JobWord[], from: number): JobWord[] {
 /** Trades whose people take bookings: booking a time with one is done with them, not in a calendar. */
 const TRADES = new Set(['dentist', 'doctor', 'gp', 'vet', 'plumber', 'electrician', 'hairdresser', 'barber', 'mechanic', 'therapist', 'physio', 'optician', 'lawyer', 'notary', 'dermatologist', 'pediatrician', 'surgeon', 'clinic', 'salon', 'garage', 'groomer', 'tutor']);
 
+/** Words saying when ("on friday", "in the morning"). */
+const WHEN = new Set(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'today', 'tomorrow', 'tonight', 'morning', 'afternoon', 'evening', 'week', 'weekend', 'mon', 'tue', 'wed', 'thu', 'thurs', 'fri', 'sat', 'sun']);
+
 /** Verbs booking a time with someone. */
 export const BOOKING = new Set(['book', 'schedule', 'reserve', 'arrange']);
 
@@ -61,7 +64,8 @@ export function booksWithOthers(all: JobWord[], position: number, knows: (word: 
   const head = phrase.at(-1);
   const unknownKind = !!head && !head.nameLike && (!knows(head) || phrase.slice(0, -1).some((word) => !knows(word) && !word.nameLike));
   if (!unknownKind && !all.some((word) => TRADES.has(word.word))) return false;
-  const placed = all.some((word, where) => ['in', 'on', 'to', 'into'].includes(word.word) && [all[where + 1], all[where + 2]].some((next) => !!next && !stopWords.has(next.word) && !next.literal && knows(next)));
+  // "on friday" says when, not where.
+  const placed = all.some((word, where) => ['in', 'on', 'to', 'into'].includes(word.word) && [all[where + 1], all[where + 2]].some((next) => !!next && !stopWords.has(next.word) && !next.literal && !next.given && !WHEN.has(next.word) && knows(next)));
   return !placed;
 }
 
