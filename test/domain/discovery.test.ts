@@ -1325,6 +1325,12 @@ describe('discovery engine', () => {
       expect(first('book a vet appointment on friday in my google calendar')?.id).to.equal('google.calendar.events.create');
     });
 
+    it('reads filing the asker\'s own thing no task knows as done elsewhere ("file my taxes"), not sending to someone', () => {
+      expect(rank(builtin, 'file my taxes for 2023', 5).candidates).to.deep.equal([]);
+      expect(first('file a bug in acme/web: login button does nothing on Safari')?.id).to.equal('github.issues.create');
+      expect(first('email my boss from gmail: running 10 min late')?.id).to.equal('google.gmail.send');
+    });
+
     it('keeps an apostrophe between letters inside single quotes ("\'Mom\'s birthday dinner\'")', () => {
       expect(quotes("add 'Mom's birthday dinner' to my calendar")).to.equal(true);
       expect(jobWords("add 'Mom's birthday dinner' to my calendar").map((word) => word.word)).to.deep.equal(['add', 'to', 'my', 'calendar']);

@@ -132,6 +132,9 @@ export function holdsFile(all: JobWord[], knows: (word: JobWord) => boolean): bo
 /** Determiners before a kind of thing rather than before words to say. */
 const KIND_DETERMINERS = new Set(['a', 'an', 'this', 'that', 'these', 'those']);
 
+/** Determiners before a thing made of one's own: "file my taxes". */
+export const OWN_KIND_DETERMINERS = new Set([...KIND_DETERMINERS, 'my', 'our']);
+
 /** Verbs whose object is the thing made or sent: "send an sms", "create a linear issue". */
 export const SENDING = new Set(['send', 'create', 'add', 'post', 'make', 'generate', 'insert', 'set']);
 
@@ -139,10 +142,10 @@ export const SENDING = new Set(['send', 'create', 'add', 'post', 'make', 'genera
  * Whether the thing a sending or creating verb makes is named by a word no task knows, last of its phrase ("send
  * an SMS via Twilio", "send a postcard to grandma", "mail this package"): no task makes such a thing.
  */
-export function sendsUnknown(all: JobWord[], position: number, knows: (word: JobWord) => boolean): boolean {
+export function sendsUnknown(all: JobWord[], position: number, knows: (word: JobWord) => boolean, determiners = KIND_DETERMINERS): boolean {
   // Only a kind of thing ("an SMS", "this package"): without a determiner the words may be what is said ("post
   // deploy done in #eng").
-  if (!KIND_DETERMINERS.has(all[position + 1]?.word ?? '')) return false;
+  if (!determiners.has(all[position + 1]?.word ?? '')) return false;
   // The phrase's last word names the thing ("a password reset notice"): numbers and describing words may come first.
   const phrase = phraseFrom(all, position + 2);
   const thing = phrase.at(-1);

@@ -4,7 +4,7 @@ import {
 } from './lexicon.js';
 import { givesCode, givesDocument, jobWords, quotes, stem, type JobWord } from './text.js';
 import { phraseAt, stopWords, type Vocabulary } from './vocabulary.js';
-import { asksOpeningHours, asksPrediction, asksStandingWatch, asksStock, asksTimeOfEvent, asksWhereabouts, booksWithOthers, BOOKING, changesUnknown, holdsFile, namesCrypto, pricesUnknown, SENDING, sendsUnknown, SERVICE_VERBS } from './beyond.js';
+import { asksOpeningHours, asksPrediction, asksStandingWatch, asksStock, asksTimeOfEvent, asksWhereabouts, booksWithOthers, BOOKING, changesUnknown, holdsFile, OWN_KIND_DETERMINERS, namesCrypto, pricesUnknown, SENDING, sendsUnknown, SERVICE_VERBS } from './beyond.js';
 import { actionVerbs, askers, basesOf, DESCRIBING, determiners, formChangingVerbs, neutralVerbs, openResultVerbs, PARTICIPLE, verbIn, WRITINGS } from './words.js';
 
 /**
@@ -786,7 +786,8 @@ export function readJob(context: JobContext, text: string): Job {
   if (implied) {
     place(`verb ${implied.word.word}`, { word: implied.word.word, role: 'action', alternatives: alternativesOf(context, stem(IMPLIED_VERBS[implied.means])) }, -1);
     // "mail this package to my sister": a verb a noun implies sends or makes a thing as that verb does.
-    if (SENDING.has(IMPLIED_VERBS[implied.means]) && sendsUnknown(all, all.indexOf(implied.word), knows)) elsewhere = true;
+    // "file my taxes": a thing filed or raised may be the asker's own; one sent to someone is not ("email my boss").
+    if (SENDING.has(IMPLIED_VERBS[implied.means]) && sendsUnknown(all, all.indexOf(implied.word), knows, IMPLIED_VERBS[implied.means] === 'create' ? OWN_KIND_DETERMINERS : undefined)) elsewhere = true;
     // "tweet the release notes": a verb naming its service posts there, unless the job names a catalog provider.
     if (SERVICE_VERBS.has(implied.word.word) && !namesProvider) elsewhere = true;
   }
