@@ -1111,6 +1111,10 @@ describe('discovery engine', () => {
       // With no sentence that asks, or one asking about the scene only, every sentence is the job's.
       expect(rank(builtin, "I can't find my reading glasses. Could you tell me where I left them?", 5).candidates).to.deep.equal([]);
       expect(rank(builtin, 'Pull request #212 in our repo has two approvals. Go ahead and merge it into main.', 5).candidates).to.deep.equal([]);
+      // A comma before "so" or a polite ask parts a clause setting the scene from the request.
+      expect(first("I'm on review duty this afternoon, so show me the open pull requests waiting in the acme/frontend repository.")?.id).to.equal('github.pulls.list');
+      expect(first("I'm getting into the Cold War period for a history class, can you find some books about the Cuban Missile Crisis?")?.id).to.equal('openlibrary.books.search');
+      expect(rank(builtin, 'I accidentally sent the draft proposal before it was finished, so pull back that email I sent to Mark.', 5).candidates).to.deep.equal([]);
       // A sentence ending in a question mark asks, whatever its form: what follows it sets the scene.
       expect(first('350 fahrenheit in celsius? baking')?.id).to.equal('builtin.units.convert');
     });

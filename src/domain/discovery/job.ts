@@ -615,6 +615,9 @@ function particleAfter(all: JobWord[], position: number, previous: JobWord | und
   return Object.hasOwn(PARTICLE_VERBS, current.word) && PARTICLE_VERBS[current.word].includes(next.word) ? next.word : undefined;
 }
 
+/** Words opening a clause that asks after one setting the scene. */
+const CLAUSE_ASKS = new Set(['so', 'can', 'could', 'would', 'please', 'pls']);
+
 /**
  * Which words stand in sentences that only set the scene: in a job of several sentences of which some ask (a question,
  * one ending in a question mark, a command opening with its verb, or one asked politely), the others. Their deeds
@@ -622,11 +625,14 @@ function particleAfter(all: JobWord[], position: number, previous: JobWord | und
  */
 function sceneWords(all: JobWord[], knows: (word: JobWord) => boolean): boolean[] {
   const scene = all.map(() => false);
-  const starts = [0, ...all.flatMap((word, at) => (word.ends === '.' && at < all.length - 1 ? [at + 1] : []))];
+  // A sentence's end parts them, and so does a comma before "so" or a polite ask ("..., so list all the charges",
+  // "..., can you tell me the conditions there?").
+  const parts = (word: JobWord, at: number) => word.ends === '.' || (word.ends === ',' && CLAUSE_ASKS.has(all[at + 1]?.word ?? ''));
+  const starts = [0, ...all.flatMap((word, at) => (parts(word, at) && at < all.length - 1 ? [at + 1] : []))];
   if (starts.length < 2) return scene;
   const sentences = starts.map((start, at) => all.slice(start, starts[at + 1] ?? all.length));
   const asks = (sentence: JobWord[]) => {
-    const opening = sentence.findIndex((word) => !politeOpeners.has(word.word));
+    const opening = sentence.findIndex((word) => !politeOpeners.has(word.word) && word.word !== 'so');
     const first = sentence[opening]?.word ?? '';
     // It must name something of its own: "Could you tell me where I left them?" asks about the scene.
     if (!sentence.some((word) => !word.literal && !stopWords.has(word.word) && !verbIn(actionVerbs, word.word) && !verbIn(neutralVerbs, word.word) && knows(word))) return false;

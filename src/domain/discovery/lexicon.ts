@@ -117,7 +117,7 @@ export const PARTICLE_VERBS: Record<string, string[]> = {
   pick: ['up'],
   drop: ['off'],
   fire: ['off'],
-  pull: ['out'],
+  pull: ['out', 'back'],
   take: ['away', 'off', 'down', 'back'],
 };
 
