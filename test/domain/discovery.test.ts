@@ -1335,6 +1335,15 @@ describe('discovery engine', () => {
       expect(first('email my boss from gmail: running 10 min late')?.id).to.equal('google.gmail.send');
     });
 
+    it('reads a text message as an SMS, which only a catalog with an SMS task sends', () => {
+      expect(first('send a text message to +44 7700 900123 saying the meeting moved')?.id).to.equal('textly.sms.send');
+      expect(first('send an SMS to my team that the standup is cancelled')?.id).to.equal('textly.sms.send');
+      const builtinOnly = indexFor(buildCatalog(builtinCatalogFiles(), {}, {}).catalog);
+      expect(rank(builtinOnly, 'send a text message to +44 7700 900123 saying the meeting moved', 5).candidates).to.deep.equal([]);
+      expect(rank(builtinOnly, 'send an SMS to my team that the standup is cancelled', 5).candidates).to.deep.equal([]);
+      expect(rank(builtinOnly, 'email my team that the standup is cancelled', 5).candidates.length).to.be.greaterThan(0);
+    });
+
     it('keeps an apostrophe between letters inside single quotes ("\'Mom\'s birthday dinner\'")', () => {
       expect(quotes("add 'Mom's birthday dinner' to my calendar")).to.equal(true);
       expect(jobWords("add 'Mom's birthday dinner' to my calendar").map((word) => word.word)).to.deep.equal(['add', 'to', 'my', 'calendar']);

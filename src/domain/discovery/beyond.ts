@@ -149,7 +149,8 @@ export function sendsUnknown(all: JobWord[], position: number, knows: (word: Job
   // The phrase's last word names the thing ("a password reset notice"): numbers and describing words may come first.
   const phrase = phraseFrom(all, position + 2);
   const thing = phrase.at(-1);
-  return !!thing && !phrase.some((word) => word.nameLike) && !askers.has(thing.word) && !DESCRIBING.test(thing.word) && !knows(thing);
+  // An acronym no task knows is a kind of thing too ("an SMS").
+  return !!thing && !phrase.some((word) => word.nameLike && !word.capitals) && !askers.has(thing.word) && !DESCRIBING.test(thing.word) && !knows(thing);
 }
 
 /**
