@@ -1115,6 +1115,8 @@ describe('discovery engine', () => {
       expect(first("I'm on review duty this afternoon, so show me the open pull requests waiting in the acme/frontend repository.")?.id).to.equal('github.pulls.list');
       expect(first("I'm getting into the Cold War period for a history class, can you find some books about the Cuban Missile Crisis?")?.id).to.equal('openlibrary.books.search');
       expect(rank(builtin, 'I accidentally sent the draft proposal before it was finished, so pull back that email I sent to Mark.', 5).candidates).to.deep.equal([]);
+      // A name in a clause setting the scene is no service the request is about.
+      expect(first("We're driving through Salt Lake City in an hour, can you tell me the current conditions there?")?.id).to.match(/weather\.current$/);
       // A sentence ending in a question mark asks, whatever its form: what follows it sets the scene.
       expect(first('350 fahrenheit in celsius? baking')?.id).to.equal('builtin.units.convert');
     });

@@ -900,8 +900,9 @@ export function readJob(context: JobContext, text: string): Job {
     if (current.nameLike && !alternatives.some((alternative) => context.names.has(alternative.term))) {
       // The topic of a thing is what the job reads about ("news about an Amazon warehouse strike"), not where it is done.
       // In a job naming a catalog provider, a name its asker holds is a record's ("our Tasks table on airtable").
-      // Nor what a search on a catalog provider looks for ("search GitHub for a JavaScript markdown parser").
-      if (!(inTopic && topicOfThing) && !(namesProvider && searchesHere)) elsewhere ||= (!(namesProvider && OWNERS.has(all[position - 1]?.word ?? '')) && namesOtherService(all, position, knows)) || kindOfThing(all, position, knows) || (serviceNames.has(current.word) && !namesProvider && whereService(all, position, knows));
+      // Nor what a search on a catalog provider looks for ("search GitHub for a JavaScript markdown parser"), nor
+      // a name in a sentence setting the scene ("We're driving through Salt Lake City, can you ...").
+      if (!(inTopic && topicOfThing) && !(namesProvider && searchesHere) && !scene[position]) elsewhere ||= (!(namesProvider && OWNERS.has(all[position - 1]?.word ?? '')) && namesOtherService(all, position, knows)) || kindOfThing(all, position, knows) || (serviceNames.has(current.word) && !namesProvider && whereService(all, position, knows));
       continue;
     }
     // "my Outlook inbox": a name a task has only among its keywords, as a common word, is held as a product's name.
