@@ -1117,6 +1117,8 @@ describe('discovery engine', () => {
       expect(rank(builtin, 'I accidentally sent the draft proposal before it was finished, so pull back that email I sent to Mark.', 5).candidates).to.deep.equal([]);
       // A name in a clause setting the scene is no service the request is about.
       expect(first("We're driving through Salt Lake City in an hour, can you tell me the current conditions there?")?.id).to.match(/weather\.current$/);
+      // Nor is the asker's own thing there ("my thesis") one kept elsewhere.
+      expect(first("I'm citing a textbook in my thesis, so who published ISBN 978-0-262-03384-8 and in what year did it come out?")?.id).to.equal('openlibrary.books.by_isbn');
       // A sentence ending in a question mark asks, whatever its form: what follows it sets the scene.
       expect(first('350 fahrenheit in celsius? baking')?.id).to.equal('builtin.units.convert');
     });

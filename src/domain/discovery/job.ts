@@ -916,9 +916,9 @@ export function readJob(context: JobContext, text: string): Job {
     // "what's my heart rate", "file my tax return": the asker's own thing of a kind no task knows, named as what the
     // job is about (not where it looks, "for my config file"), is kept somewhere the catalog does not reach.
     // Not someone who speaks ("my grandson says ..."), nor a sentence setting the scene before the request.
-    if (alternatives.length === 0 && owned && !current.nameLike && !namesProvider && !DESCRIBING.test(current.word) && describesNext(position) && !modifiers.has(all[position + 1].word) && !SAYING.has(all[position + 1].word) && !TEXTS.has(all[position + 1].word) && !inPrepositionalPhrase(all, position) && position >= lastSentence) elsewhere = true;
+    if (alternatives.length === 0 && owned && !current.nameLike && !namesProvider && !DESCRIBING.test(current.word) && describesNext(position) && !modifiers.has(all[position + 1].word) && !SAYING.has(all[position + 1].word) && !TEXTS.has(all[position + 1].word) && !inPrepositionalPhrase(all, position) && position >= lastSentence && !scene[position]) elsewhere = true;
     // "the interest rate on my mortgage", "the contacts in my phone": where the job looks is a thing no task knows.
-    if (alternatives.length === 0 && owned && PLACES.has(all[position - 2]?.word ?? '')) elsewhere = true;
+    if (alternatives.length === 0 && owned && PLACES.has(all[position - 2]?.word ?? '') && !scene[position]) elsewhere = true;
     // A verb opening a command that means another verb ("raise a ticket", "ping the team") says only the deed.
     // "a tool that returns the weather", "something which converts currencies": after that, which or who, a verb's -s form is the verb.
     const base = question ? undefined : relativeVerb(all, position);
