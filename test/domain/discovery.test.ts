@@ -1348,6 +1348,13 @@ describe('discovery engine', () => {
       expect(rank(builtinOnly, 'email my team that the standup is cancelled', 5).candidates.length).to.be.greaterThan(0);
     });
 
+    it('reads catching one as a deed and locating as finding where a thing is', () => {
+      expect(rank(builtin, 'catch a Mewtwo for me in Pokémon Go', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'locate my stolen laptop', 5).candidates).to.deep.equal([]);
+      expect(first('Can you locate the presentation I made for the Q2 review somewhere in my Google Drive?')?.id).to.equal('google.drive.files.list');
+      expect(first('locate Springfield, Illinois on a map: latitude and longitude')?.id).to.match(/geocode\.search$/);
+    });
+
     it('keeps an apostrophe between letters inside single quotes ("\'Mom\'s birthday dinner\'")', () => {
       expect(quotes("add 'Mom's birthday dinner' to my calendar")).to.equal(true);
       expect(jobWords("add 'Mom's birthday dinner' to my calendar").map((word) => word.word)).to.deep.equal(['add', 'to', 'my', 'calendar']);

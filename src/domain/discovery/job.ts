@@ -944,8 +944,9 @@ export function readJob(context: JobContext, text: string): Job {
     if (opening && !question && openingVerbs.has(current.word) && leadsObject.has(all[position + 1]?.word ?? '')) role = 'action';
     // "flag an abusive comment": a known word that is no verb, opening the command before a determiner, is its verb.
     if (opening && !question && role === 'object' && alternatives.length > 0 && !alternatives.some(({ term: key }) => context.titles.has(key)) && !current.nameLike && !current.literal && THING_DETERMINERS.has(all[position + 1]?.word ?? '') && !all[position].ends && position === all.findIndex((word, at) => at >= start && !politeOpeners.has(word.word))) role = 'action';
-    // "open a savings account", "open a new ticket": opening one of a kind makes it.
-    if (!question && current.word === 'open' && ['a', 'an'].includes(all[position + 1]?.word ?? '')) role = 'action';
+    // "open a savings account", "open a new ticket": opening one of a kind makes it; catching one ("catch a Mewtwo")
+    // is a deed too.
+    if (!question && (current.word === 'open' || current.word === 'catch') && ['a', 'an'].includes(all[position + 1]?.word ?? '')) role = 'action';
     // "their scores and comment counts": in a list of things, a verb before a known thing names one too.
     if (role === 'action' && (previous?.word === 'and' || previous?.word === 'or') && terms.at(-1)?.role === 'object' && describesNext(position) && !leadsObject.has(all[position + 1].word)) role = 'object';
     // "call OWM for the week's predictions", "invoke the weather API": calling a service or an API asks for what it gives.

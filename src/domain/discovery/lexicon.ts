@@ -47,6 +47,8 @@ export const NEUTRAL_VERBS = [
   'gimme', 'provide',
   // An agent's words for listing and reading again ("enumerate Stripe clients", "poll the freshest stories").
   'enumerate', 'poll',
+  // Finding where something is ("locate my laptop").
+  'locate',
 ];
 
 /**
@@ -56,7 +58,7 @@ export const NEUTRAL_VERBS = [
 export const SEEING_VERBS = [
   'get', 'fetch', 'show', 'find', 'look', 'lookup', 'check', 'see', 'read', 'retrieve', 'view', 'display', 'list',
   'search', 'query', 'grab', 'obtain', 'pull', 'browse', 'inspect', 'describe', 'explore', 'discover', 'figure', 'learn',
-  'load', 'dump', 'explain', 'catch', 'track', 'monitor', 'watch', 'compare', 'print', 'export', 'download', 'review', 'gimme', 'provide', 'enumerate', 'poll',
+  'load', 'dump', 'explain', 'catch', 'track', 'monitor', 'watch', 'compare', 'print', 'export', 'download', 'review', 'gimme', 'provide', 'enumerate', 'poll', 'locate',
 ];
 
 /** Read verbs asking to search ("find", "look for"): a job without one, nor a topic, asks for a thing rather than a search. */
