@@ -1355,6 +1355,11 @@ describe('discovery engine', () => {
       expect(first('locate Springfield, Illinois on a map: latitude and longitude')?.id).to.match(/geocode\.search$/);
     });
 
+    it('reads a verb and its particle around a thing as one deed ("turn the volume down"), not "in" or "out" saying where', () => {
+      expect(rank(builtin, 'turn the volume down on the living room TV', 5).candidates).to.deep.equal([]);
+      expect(first('check the weather in Oslo rn')?.id).to.match(/weather\.current$/);
+    });
+
     it('keeps an apostrophe between letters inside single quotes ("\'Mom\'s birthday dinner\'")', () => {
       expect(quotes("add 'Mom's birthday dinner' to my calendar")).to.equal(true);
       expect(jobWords("add 'Mom's birthday dinner' to my calendar").map((word) => word.word)).to.deep.equal(['add', 'to', 'my', 'calendar']);

@@ -371,6 +371,9 @@ function intoAt(all: JobWord[], position: number): boolean {
   return at >= 0 && (all[at].word === 'into' || all[at].word === 'to');
 }
 
+/** Particles that may follow a verb's thing ("turn the volume down"); "in" and "out" there say where. */
+const AFTER_THING = new Set(['up', 'down', 'on', 'off', 'back', 'away']);
+
 /** Auxiliaries of a question in the past. */
 const PAST_AUXILIARIES = new Set(['was', 'were', 'did']);
 
@@ -841,6 +844,13 @@ export function readJob(context: JobContext, text: string): Job {
       continue;
     }
     // "set them up", "sign me up": a verb and its particle with a pronoun between them are one deed.
+    // "turn the volume down", "turn the heating up": a verb and its particle around a thing are one deed too.
+    const aroundThing = !question && opensVerb(previous) && Object.hasOwn(PARTICLE_VERBS, current.word) && determiners.has(all[position + 1]?.word ?? '') && !!all[position + 2] && !stopWords.has(all[position + 2].word) && PARTICLE_VERBS[current.word].includes(all[position + 3]?.word ?? '') && AFTER_THING.has(all[position + 3].word) ? all[position + 3].word : undefined;
+    if (aroundThing) {
+      const key = `${current.stem} ${stem(aroundThing)}`;
+      place(key, { word: `${current.word} ${aroundThing}`, role: 'action', alternatives: alternativesOf(context, key) }, position);
+      continue;
+    }
     const parted = OBJECT_PRONOUNS.has(all[position + 1]?.word ?? '') && !question && opensVerb(previous) ? phraseAt(context.vocabulary, [current.stem, all[position + 2]?.stem ?? ''], 0) : undefined;
     if (parted?.length === 2) {
       const key = parted.join(' ');
