@@ -1360,6 +1360,10 @@ describe('discovery engine', () => {
       expect(first('check the weather in Oslo rn')?.id).to.match(/weather\.current$/);
     });
 
+    it('reads "a couple of", "a bunch of" and "a handful of" as counting, not as deeds', () => {
+      expect(first('need a couple of fresh GUIDs for test records')?.id).to.equal('builtin.uuid.generate');
+    });
+
     it('keeps an apostrophe between letters inside single quotes ("\'Mom\'s birthday dinner\'")', () => {
       expect(quotes("add 'Mom's birthday dinner' to my calendar")).to.equal(true);
       expect(jobWords("add 'Mom's birthday dinner' to my calendar").map((word) => word.word)).to.deep.equal(['add', 'to', 'my', 'calendar']);
