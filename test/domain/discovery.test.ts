@@ -1364,6 +1364,12 @@ describe('discovery engine', () => {
       expect(first('need a couple of fresh GUIDs for test records')?.id).to.equal('builtin.uuid.generate');
     });
 
+    it('reads giving someone access to a thing, or making it public, as sharing, which no task does', () => {
+      expect(rank(builtin, 'give jim@acme.com edit access to my Drive folder', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'make the Q4 report in Drive public', 5).candidates).to.deep.equal([]);
+      expect(first('list my public repositories on github')?.id).to.equal('github.repos.list');
+    });
+
     it('keeps an apostrophe between letters inside single quotes ("\'Mom\'s birthday dinner\'")', () => {
       expect(quotes("add 'Mom's birthday dinner' to my calendar")).to.equal(true);
       expect(jobWords("add 'Mom's birthday dinner' to my calendar").map((word) => word.word)).to.deep.equal(['add', 'to', 'my', 'calendar']);

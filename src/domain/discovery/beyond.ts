@@ -5,7 +5,7 @@ import { actionVerbs, askers, DESCRIBING, determiners, neutralVerbs, PARTICIPLE,
 /**
  * Readings by which a job is about something the catalog does not reach (docs/discovery.md, "Things no task
  * knows"): a price or a state of a thing no task knows, a booking with someone else, opening hours, the time
- * something happens, a prediction, a company's stock, the asker's whereabouts, a file the asker holds, a kind of
+ * something happens, a prediction, a company's stock, sharing, the asker's whereabouts, a file the asker holds, a kind of
  * thing no task makes, a thing no task changes. Reading the job (job.ts) calls them where each applies and marks the
  * job elsewhere when one holds.
  */
@@ -203,5 +203,20 @@ const STOCK_PAIRS = new Map([
 /** Whether the job asks about a company's stock ("TSLA share price", "Microsoft's market cap"): no task reads markets. */
 export function asksStock(all: JobWord[]): boolean {
   return all.some((word, at) => STOCK_PAIRS.get(word.word)?.includes(all[at + 1]?.word ?? '') ?? false);
+}
+
+/** Kinds of access given to someone ("edit access"). */
+const ACCESS_KINDS = new Set(['edit', 'view', 'read', 'write', 'admin', 'comment', 'full', 'owner']);
+/** Who may see a thing, as a thing is made ("make the report public"). */
+const VISIBILITY = new Set(['public', 'private']);
+
+/**
+ * Whether the job gives someone access to a thing or changes who may see it ("give jim@acme.com edit access to my
+ * Drive folder", "make the Q4 report in Drive public"): sharing, which no task does.
+ */
+export function changesAccess(all: JobWord[]): boolean {
+  if (all.some((word, at) => word.word === 'access' && ACCESS_KINDS.has(all[at - 1]?.word ?? ''))) return true;
+  const making = all.findIndex((word) => word.word === 'make' || word.word === 'set');
+  return making >= 0 && all.slice(making + 2).some((word, at, rest) => VISIBILITY.has(word.word) && (at === rest.length - 1 || !!word.ends || ['with', 'to', 'for', 'so'].includes(rest[at + 1].word)));
 }
 

@@ -4,7 +4,7 @@ import {
 } from './lexicon.js';
 import { givesCode, givesDocument, jobWords, quotes, stem, type JobWord } from './text.js';
 import { phraseAt, stopWords, type Vocabulary } from './vocabulary.js';
-import { asksOpeningHours, asksPrediction, asksStandingWatch, asksStock, asksTimeOfEvent, asksWhereabouts, booksWithOthers, BOOKING, changesUnknown, holdsFile, OWN_KIND_DETERMINERS, namesCrypto, pricesUnknown, SENDING, sendsUnknown, SERVICE_VERBS } from './beyond.js';
+import { asksOpeningHours, asksPrediction, asksStandingWatch, asksStock, asksTimeOfEvent, asksWhereabouts, booksWithOthers, BOOKING, changesAccess, changesUnknown, holdsFile, OWN_KIND_DETERMINERS, namesCrypto, pricesUnknown, SENDING, sendsUnknown, SERVICE_VERBS } from './beyond.js';
 import { actionVerbs, askers, basesOf, DESCRIBING, determiners, formChangingVerbs, neutralVerbs, openResultVerbs, PARTICIPLE, verbIn, WRITINGS } from './words.js';
 
 /**
@@ -1000,9 +1000,9 @@ export function readJob(context: JobContext, text: string): Job {
   const searches = terms.some((term) => verbIn(searchVerbs, term.word));
   // "convert this PNG to a JPG": converting with nothing a task knows named, only names, is converting something else.
   if (terms.every((term) => term.role !== 'object' || term.alternatives.length === 0) && terms.some((term) => term.role === 'action' && formChangingVerbs.has(term.word)) && all.some((word) => word.nameLike && !knows(word))) elsewhere = true;
-  // Opening hours, the time something happens, a prediction, a company's stock, a crypto-asset, the asker's
-  // whereabouts, a file the asker holds, a standing watch.
-  if (asksOpeningHours(all) || asksTimeOfEvent(all) || asksPrediction(all) || asksStock(all) || namesCrypto(all, context.names) || asksWhereabouts(all) || holdsFile(all, knows) || (!question && asksStandingWatch(all))) elsewhere = true;
+  // Opening hours, the time something happens, a prediction, a company's stock, sharing, a crypto-asset, the
+  // asker's whereabouts, a file the asker holds, a standing watch.
+  if (asksOpeningHours(all) || asksTimeOfEvent(all) || asksPrediction(all) || asksStock(all) || (!question && changesAccess(all)) || namesCrypto(all, context.names) || asksWhereabouts(all) || holdsFile(all, knows) || (!question && asksStandingWatch(all))) elsewhere = true;
   // "what was the temperature in Paris on July 14, 1990": a question in the past about a date.
   const asksPast = question && !!(gives & (GIVES_DATE | GIVES_RANGE)) && all.some((word) => PAST_AUXILIARIES.has(word.word));
   // A verb setting the scene ("I'm about to walk the dog, how windy is it") has no object the job seeks.
