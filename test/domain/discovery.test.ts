@@ -1370,6 +1370,11 @@ describe('discovery engine', () => {
       expect(first('list my public repositories on github')?.id).to.equal('github.repos.list');
     });
 
+    it('reads an id beside a plural of another kind as saying whose things are listed ("charges made to customer cus_1")', () => {
+      expect(first('charges made to Stripe customer cus_A1b2')?.id).to.equal('stripe.charges.list');
+      expect(first('details on stripe customer cus_ABC123')?.id).to.equal('stripe.customers.get');
+    });
+
     it('keeps an apostrophe between letters inside single quotes ("\'Mom\'s birthday dinner\'")', () => {
       expect(quotes("add 'Mom's birthday dinner' to my calendar")).to.equal(true);
       expect(jobWords("add 'Mom's birthday dinner' to my calendar").map((word) => word.word)).to.deep.equal(['add', 'to', 'my', 'calendar']);

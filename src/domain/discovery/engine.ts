@@ -495,9 +495,11 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
     if (formMask !== 0) for (const doc of touched) if (index.transforms[doc] && namedMasks[doc] & targetMask) markPerformed(doc, formMask);
     // Two dates give a range: a task taking one date fits them no better than any other.
     const fits = gives & GIVES_RANGE ? gives & ~GIVES_DATE : gives;
+    const listed = terms.find((term) => term.role === 'object' && !term.topic && term.alternatives.length > 0 && /[^s]s$/.test(term.word) && !index.providerNames.has(term.alternatives[0].term));
     const wantsQuery = !searches && !(gives & GIVES_TOPIC);
     for (const doc of touched) {
-      if (index.needsId[doc]) scores[doc] *= identifies ? ARGUMENT_FIT : ID_WANTING;
+      // "charges made to customer cus_1": the id says whose, the plural what is listed; one record of another kind is not it.
+      if (index.needsId[doc]) scores[doc] *= identifies && !(listed && !listed.alternatives.some(({ term: key }) => index.identities[doc].has(key))) ? ARGUMENT_FIT : ID_WANTING;
       if (asksOf.some((asked) => index.requires[doc].has(asked))) scores[doc] *= ANSWER_AS_INPUT;
       if (index.takes[doc] & fits) scores[doc] *= ARGUMENT_FIT;
       if (wantsQuery && index.takes[doc] & GIVES_TOPIC) scores[doc] *= QUERY_WANTING;
