@@ -1375,6 +1375,14 @@ describe('discovery engine', () => {
       expect(first('details on stripe customer cus_ABC123')?.id).to.equal('stripe.customers.get');
     });
 
+    it('reads what a job rules out ("not channels", "don\'t add anything", "no hashing") as no part of it', () => {
+      expect(readJob(builtin, 'list slack workspace members, not channels').terms.map((term) => term.word)).to.not.include('channels');
+      expect(first('list slack workspace members, not channels')?.id).to.equal('slack.users.list');
+      expect(first('newest HN stories, not the top ones')?.id).to.equal('hacker-news.stories.new');
+      expect(first("list records in Airtable table 'Orders', don't add anything")?.id).to.equal('airtable.records.list');
+      expect(rank(builtin, "save a Gmail draft reply to the landlord but don't send it", 5).candidates).to.deep.equal([]);
+    });
+
     it('keeps an apostrophe between letters inside single quotes ("\'Mom\'s birthday dinner\'")', () => {
       expect(quotes("add 'Mom's birthday dinner' to my calendar")).to.equal(true);
       expect(jobWords("add 'Mom's birthday dinner' to my calendar").map((word) => word.word)).to.deep.equal(['add', 'to', 'my', 'calendar']);

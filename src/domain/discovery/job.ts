@@ -374,6 +374,18 @@ function intoAt(all: JobWord[], position: number): boolean {
 /** Particles that may follow a verb's thing ("turn the volume down"); "in" and "out" there say where. */
 const AFTER_THING = new Set(['up', 'down', 'on', 'off', 'back', 'away']);
 
+/** Words ruling out what follows them in their clause ("not channels", "don't add anything", "no hashing"). */
+const RULING_OUT = new Set(['not', 'don', 'dont', 'no', 'without', 'skip', 'forget', 'instead']);
+
+/** Whether the word at `position` follows a word ruling it out within its clause. */
+function negatedAt(all: JobWord[], position: number): boolean {
+  for (let at = position - 1; at >= 0 && position - at <= 4; at -= 1) {
+    if (all[at].ends) return false;
+    if (RULING_OUT.has(all[at].word)) return true;
+  }
+  return false;
+}
+
 /** Auxiliaries of a question in the past. */
 const PAST_AUXILIARIES = new Set(['was', 'were', 'did']);
 
@@ -880,6 +892,8 @@ export function readJob(context: JobContext, text: string): Job {
     if (current.word === 'that' && all.slice(Math.max(0, position - 3), position).some((word) => TELLING.has(word.word)) && terms.length > 0) break;
     // "let #office know the coffee machine is fixed": after "let ... know" comes what is told, with or without "that".
     if (all[position - 1]?.word === 'know' && all.slice(Math.max(0, position - 4), position - 1).some((word) => word.word === 'let') && terms.length > 0 && !all.slice(position).some((word) => word.ends === ':')) break;
+    // "list slack workspace members, not channels", "skip the forecast, ...": what is ruled out is no part of the job.
+    if (negatedAt(all, position)) continue;
     if (current.literal || stopWords.has(current.word) || current.word.length === 1) continue;
     // "New York", "New Delhi": a capitalised word of time before a name no task knows is part of the name.
     if (current.nameLike && modifiers.has(current.word) && !!all[position + 1]?.nameLike && !knows(all[position + 1])) continue;
