@@ -57,13 +57,14 @@ const FRESH_TRUE_NEGATIVE_FLOOR = 0.89;
 /**
  * Floors just under what each check set reaches, so it cannot slip back: the check set read top-1 0.930 and true
  * negatives 0.762 when first measured, 0.940 and 0.863 after the seventh round, 0.945 and 0.863 after the eighth,
- * 0.960 and 0.900 after the tenth, 0.960 and 0.912 after the thirteenth, 0.970 and 0.912 after the fifteenth; the second check set 0.847 and 0.731 before the seventh round, 0.896 and 0.769
+ * 0.960 and 0.900 after the tenth, 0.960 and 0.912 after the thirteenth, 0.970 and 0.912 after the fifteenth,
+ * 0.975 and 0.912 after the twentieth; the second check set 0.847 and 0.731 before the seventh round, 0.896 and 0.769
  * after it, 0.902 and 0.769 after the eighth, 0.902 and 0.782 after the ninth, 0.918 and 0.859 after the tenth,
  * 0.923 and 0.859 after the eleventh, 0.923 and 0.885 after the twelfth, 0.929 after the fourteenth and 0.934 after
  * the fifteenth.
  */
 const CHECK_FLOORS: Record<string, { top1: number; trueNegative: number }> = {
-  'check set': { top1: 0.96, trueNegative: 0.91 },
+  'check set': { top1: 0.97, trueNegative: 0.91 },
   'second check set': { top1: 0.93, trueNegative: 0.88 },
 };
 /** A self-hoster's file beside the built-in catalog may cost the held-back half this much, no more. */
