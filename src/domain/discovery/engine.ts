@@ -1,6 +1,6 @@
 import type { Catalog, Task } from '../catalog/types.js';
 import { GIVES_AMOUNT, GIVES_CHANNEL, GIVES_CODE, GIVES_DATE, GIVES_DOCUMENT, GIVES_ENCODED, GIVES_PATH, GIVES_RANGE, GIVES_TIME, GIVES_TOPIC, GIVES_YEAR, readJob, type JobContext, type JobTerm } from './job.js';
-import { MODIFIERS, RESULT_VERBS } from './lexicon.js';
+import { CREATING_VERBS, MODIFIERS, RESULT_VERBS } from './lexicon.js';
 import { stem, words } from './text.js';
 import { buildVocabulary, textTerms, type Vocabulary } from './vocabulary.js';
 import { actionVerbs, formChangingVerbs, openResultVerbs } from './words.js';
@@ -46,8 +46,8 @@ const AMOUNT_WANTING = 0.6;
 const resultVerbs = new Set(RESULT_VERBS);
 const resultStems = new Set(RESULT_VERBS.map(stem));
 const actionStems = new Set([...actionVerbs].map(stem));
-/** Deeds of making a thing. */
-const MAKING = new Set(['create', 'generate', 'add', 'make', 'insert', 'upsert', 'post', 'send', 'mint'].map(stem));
+/** Deeds of making a thing: creating it, and generating, making, posting, sending or minting one. */
+const MAKING = new Set([...CREATING_VERBS, 'generate', 'make', 'post', 'send', 'mint'].map(stem));
 const modifiers = new Set(MODIFIERS);
 
 interface Postings {
@@ -82,7 +82,7 @@ export interface DiscoveryIndex extends JobContext {
   transforms: Uint8Array;
   /** Each term a task performs (see `performedVerbs`) to the tasks performing it. */
   performers: Map<string, Uint32Array>;
-  /** Each other word of the title of a task that changes something to those tasks (see `titleDeeds`). */
+  /** Each other word of the title and keywords of a task that changes something to those tasks (see `performedVerbs`). */
   titlePerformers: Map<string, Uint32Array>;
   /**
    * The terms of the last two parts of each task's capability and id ("events", "create" of calendar.events.create):
@@ -96,6 +96,11 @@ export interface DiscoveryIndex extends JobContext {
   scratch: { scores: Float64Array; masks: Uint32Array; namedMasks: Uint32Array; termBest: Float64Array; performed: Uint32Array };
 }
 
+/** The names of the inputs a task requires. */
+function requiredOf(task: Task): string[] {
+  return (task.input as { required?: string[] }).required ?? [];
+}
+
 /**
  * The arguments a task requires that a job may give inline: a date (format date or date-time, or a field named
  * date or ending in _date), a clock time (format date-time, or a field named instant, time or timestamp) and
@@ -105,7 +110,7 @@ function takesArguments(task: Task): number {
   const properties = (task.input as { properties?: Record<string, { format?: string }> }).properties ?? {};
   let bits = 0;
   let dates = 0;
-  for (const field of (task.input as { required?: string[] }).required ?? []) {
+  for (const field of requiredOf(task)) {
     const format = properties[field]?.format;
     if (format === 'date' || format === 'date-time' || /(^|_)date$|^(month|day)$/.test(field)) dates += 1;
     if (format === 'date-time' || /^(instant|time|timestamp)$/.test(field)) bits |= GIVES_TIME;
@@ -129,11 +134,15 @@ function changesSomething(task: Task): boolean {
 /**
  * The terms naming what a task performs, which a job's action word must meet: the word its title and
  * description open with ("Convert an amount", "Refunds a payment"), the last part of its capability and id
- * ("currency.convert"), and for a task that changes something all its title's words ("Add or update a
- * contact") and its keywords ("book", "schedule", "signup"). A task that only reads does not perform the
- * verbs its keywords mention: "Search for books" does not book, and listing pull requests does not merge one.
+ * ("currency.convert"), and for a task that changes something its verb keywords ("book", "schedule", "signup")
+ * and the phrases among its keywords ("set up"). A task that only reads does not perform the verbs its keywords
+ * mention: "Search for books" does not book, and listing pull requests does not merge one.
+ *
+ * `byOwnVerb` holds the other words of the title and keywords of a task that changes something ("payment" of
+ * "Refund a Stripe payment"): a job's own verb meets them ("add or update a contact" does "update"), a synonym of
+ * it does not ("charge" is a payment, but charging one is no refund).
  */
-function performedVerbs(task: Task, writes: boolean, vocabulary: Vocabulary): Set<string> {
+function performedVerbs(task: Task, writes: boolean, vocabulary: Vocabulary): { deeds: Set<string>; byOwnVerb: Set<string> } {
   const named = [
     ...words(task.title).slice(0, 1),
     words(task.description)[0],
@@ -143,16 +152,11 @@ function performedVerbs(task: Task, writes: boolean, vocabulary: Vocabulary): Se
   // A task that changes nothing performs no deed that changes the world ("Book details by ISBN" does not book),
   // and a word saying which things it reads is no deed ("stories.new" does not create).
   const verbs = named.filter((word) => word !== undefined && (writes || ((!actionVerbs.has(word) || resultVerbs.has(word)) && !modifiers.has(word)))).map(stem);
-  return new Set(writes ? [...verbs, ...task.keywords.flatMap((keyword) => keywordDeeds(vocabulary, keyword)).filter((deed) => deed.includes(' ') || actionStems.has(deed))] : verbs);
-}
-
-/**
- * The other words of the title and keywords of a task that changes something ("payment" of "Refund a Stripe
- * payment"): a job's own verb meets them ("add or update a contact" does "update"), a synonym of it does not
- * ("charge" is a payment, but charging one is no refund).
- */
-function titleDeeds(task: Task, writes: boolean, vocabulary: Vocabulary): string[] {
-  return writes ? [...words(task.title).slice(1).map(stem), ...task.keywords.flatMap((keyword) => keywordDeeds(vocabulary, keyword))] : [];
+  if (!writes) return { deeds: new Set(verbs), byOwnVerb: new Set() };
+  const keywordDeedList = task.keywords.flatMap((keyword) => keywordDeeds(vocabulary, keyword));
+  const deeds = new Set([...verbs, ...keywordDeedList.filter((deed) => deed.includes(' ') || actionStems.has(deed))]);
+  const byOwnVerb = new Set([...words(task.title).slice(1).map(stem), ...keywordDeedList].filter((verb) => !deeds.has(verb)));
+  return { deeds, byOwnVerb };
 }
 
 /** The deeds a keyword names: a phrase of the vocabulary as one ("set up" does not "set" a timer), and its other words. */
@@ -201,6 +205,13 @@ function deletionsOf(word: string): string[] {
 /** Each spelling of a word with two neighbouring letters after its first swapped ("exchnage", "agaisnt"). */
 function swapsOf(word: string): string[] {
   return Array.from({ length: Math.max(word.length - 2, 0) }, (_, at) => word.slice(0, at + 1) + word[at + 2] + word[at + 1] + word.slice(at + 3)).filter((swapped) => swapped !== word);
+}
+
+/** Adds `value` to the list `map` holds for `key`. */
+function addTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }
 
 /** Terms this long or longer are found again from a typing slip. */
@@ -267,36 +278,27 @@ export function buildIndex(catalog: Catalog): DiscoveryIndex {
   const providerNumbers = new Map(providers.map((slug, number) => [slug, number]));
   const providerOf = Uint16Array.from(tasks, (task) => providerNumbers.get(task.provider)!);
   const writes = Uint8Array.from(tasks, (task) => (changesSomething(task) ? 1 : 0));
-  const requires = tasks.map((task) => new Set(((task.input as { required?: string[] }).required ?? []).flatMap((field) => words(field).map(stem))));
-  const needsId = Uint8Array.from(tasks, (task) => (((task.input as { required?: string[] }).required ?? []).some((field) => field === 'id' || field.endsWith('_id')) ? 1 : 0));
+  const requires = tasks.map((task) => new Set(requiredOf(task).flatMap((field) => words(field).map(stem))));
+  const needsId = Uint8Array.from(tasks, (task) => (requiredOf(task).some((field) => field === 'id' || field.endsWith('_id')) ? 1 : 0));
   const takes = Uint16Array.from(tasks, takesArguments);
   const makes = new Uint8Array(tasks.length);
   const performing = new Map<string, number[]>();
   const performingByTitle = new Map<string, number[]>();
   const transforms = new Uint8Array(tasks.length);
-  const note = (map: Map<string, number[]>, verb: string, doc: number) => {
-    const docs = map.get(verb);
-    if (!docs) map.set(verb, [doc]);
-    else if (docs.at(-1) !== doc) docs.push(doc);
-  };
   tasks.forEach((task, doc) => {
-    const deeds = performedVerbs(task, writes[doc] === 1, vocabulary);
+    const { deeds, byOwnVerb } = performedVerbs(task, writes[doc] === 1, vocabulary);
     if ([...deeds].some((verb) => MAKING.has(verb))) makes[doc] = 1;
     for (const verb of deeds) {
       if (!writes[doc] && resultStems.has(verb)) transforms[doc] = 1;
-      note(performing, verb, doc);
+      addTo(performing, verb, doc);
     }
-    for (const verb of titleDeeds(task, writes[doc] === 1, vocabulary)) if (!deeds.has(verb)) note(performingByTitle, verb, doc);
+    for (const verb of byOwnVerb) addTo(performingByTitle, verb, doc);
   });
   // A one-letter deletion of an index term to the terms it comes from.
   const deletions = new Map<string, string[]>();
   for (const term of postings.keys()) {
     if (term.length < SLIP_MIN_LENGTH || term.includes(' ')) continue;
-    for (const deletion of new Set(deletionsOf(term))) {
-      const terms = deletions.get(deletion);
-      if (terms) terms.push(term);
-      else deletions.set(deletion, [term]);
-    }
+    for (const deletion of new Set(deletionsOf(term))) addTo(deletions, deletion, term);
   }
   // The words of the catalog as written, to their terms: a letter left out of a word's ending changes its stem
   // ("ablity" is no slip of the stem "abil"), so such slips are looked for among the words too. Not a letter more,
@@ -309,7 +311,7 @@ export function buildIndex(catalog: Catalog): DiscoveryIndex {
   }
   const spellingDeletions = new Map<string, string[]>();
   for (const spelling of spellings.keys()) {
-    for (const deletion of new Set(deletionsOf(spelling))) spellingDeletions.set(deletion, [...(spellingDeletions.get(deletion) ?? []), spelling]);
+    for (const deletion of new Set(deletionsOf(spelling))) addTo(spellingDeletions, deletion, spelling);
   }
   // A letter left out ("wether"), one too many ("forecasst") or two swapped ("exchnage"); not a changed letter,
   // which too often makes another real word ("massage", "message").
