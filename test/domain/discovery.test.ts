@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { buildIndex, indexFor, MIN_SCORE, NEAR_MISSES, rank } from '../../src/domain/discovery/engine.js';
-import { FUZZY_WEIGHT, GIVES_AMOUNT, GIVES_CHANNEL, GIVES_CODE, GIVES_DOCUMENT, GIVES_PATH, GIVES_RANGE, readJob, SYNONYM_WEIGHT } from '../../src/domain/discovery/job.js';
+import { FUZZY_WEIGHT, GIVES_AMOUNT, GIVES_CHANNEL, GIVES_CODE, GIVES_DOCUMENT, GIVES_ENCODED, GIVES_PATH, GIVES_RANGE, readJob, SYNONYM_WEIGHT } from '../../src/domain/discovery/job.js';
 import { jobWords, quotes, stem } from '../../src/domain/discovery/text.js';
 import type { Task } from '../../src/domain/catalog/types.js';
 import { buildCatalog, builtinCatalogFiles } from '../../src/domain/catalog/load.js';
@@ -1398,6 +1398,47 @@ describe('discovery engine', () => {
       // Written to someone, or made, it is no comment.
       expect(first('write an email to my team lead')?.id).to.equal('google.gmail.send');
       expect(rank(builtin, 'write my essay on the french revolution', 5).candidates).to.deep.equal([]);
+    });
+
+    it('reads a value only an identifier meets (by a task\'s input pattern) as naming its kind and fitting that task', () => {
+      // Neither ordinary words nor numbers meet these patterns; a Slack timestamp's does ("12.50"), so it is none.
+      expect(builtin.identifierPatterns.map(({ kind }) => kind.join(' '))).to.have.members(['isbn', 'customer', 'payment intent']);
+      expect(first('title of isbn 9780553418026')?.id).to.equal('openlibrary.books.by_isbn');
+      expect(first('who published 978-1-4028-9462-6, the till shows no title')?.id).to.equal('openlibrary.books.by_isbn');
+      expect(first("what's on record for cus_8pQr2LmZ")?.id).to.equal('stripe.customers.get');
+      expect(first('list payments made by customer cus_W3e4 in stripe')?.id).to.equal('stripe.charges.list');
+    });
+
+    it('reads the new thing a job asks to make as what a task makes, not where it goes ("a new GitHub repo", "a new Slack channel")', () => {
+      expect(rank(builtin, 'make a new private github repo named course-notes', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'make a new slack channel called #offsite-2027', 5).candidates).to.deep.equal([]);
+      expect(first('make a new airtable record in Leads: Dana, Acme')?.id).to.equal('airtable.records.create');
+      expect(first('I need a fresh unique identifier, v4')?.id).to.equal('builtin.uuid.generate');
+    });
+
+    it('reads unpadded base64 without digits as encoded text ("what does dGFrZSBjYXJl say")', () => {
+      expect(readJob(builtin, 'what does dGFrZSBjYXJl say').gives & GIVES_ENCODED).to.not.equal(0);
+      expect(first('what does dGFrZSBjYXJl say')?.id).to.equal('builtin.base64.decode');
+      // Names and words are not.
+      expect(readJob(builtin, 'what does PostgreSQL say').gives & GIVES_ENCODED).to.equal(0);
+    });
+
+    it('reads a deed\'s participle after a thing as saying which ones ("issues opened this week"), not as the deed', () => {
+      expect(readJob(builtin, 'issues opened this week in acme/api').terms.map((term) => term.word)).to.not.include('opened');
+      expect(first('issues opened this week in acme/api')?.id).to.equal('github.issues.list');
+      expect(first('every stripe customer created this month')?.id).to.equal('stripe.customers.list');
+      // What happened to one thing, or what people did, stays.
+      expect(readJob(builtin, 'check if the reset email bounced').terms.map((term) => term.word)).to.include('bounced');
+      expect(readJob(builtin, 'how many people opened last week\'s newsletter').terms.map((term) => term.word)).to.include('opened');
+    });
+
+    it('finds a long word again with one vowel changed ("calender"), and knows a slip of a known word ("add a coment")', () => {
+      expect(first("what's on my calender monday")?.id).to.equal('google.calendar.events.list');
+      expect(first('add a coment to issue 12 in acme/api: fixed in 2.1')?.id).to.equal('github.issues.comment');
+    });
+
+    it('reads a synonym of a thing sent before a plural as naming where those things are ("gmail messages from hr")', () => {
+      expect(first('gmail messages with attachments from hr@acme.com')?.id).to.equal('google.gmail.messages.list');
     });
   });
 });

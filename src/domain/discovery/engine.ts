@@ -1,7 +1,7 @@
 import type { Catalog, Task } from '../catalog/types.js';
 import { GIVES_AMOUNT, GIVES_CHANNEL, GIVES_CODE, GIVES_DATE, GIVES_DOCUMENT, GIVES_ENCODED, GIVES_PATH, GIVES_RANGE, GIVES_TIME, GIVES_TOPIC, GIVES_YEAR, readJob, type JobContext, type JobTerm } from './job.js';
 import { CREATING_VERBS, MODIFIERS, RESULT_VERBS } from './lexicon.js';
-import { stem, words } from './text.js';
+import { identifierChunks, stem, words } from './text.js';
 import { buildVocabulary, textTerms, type Vocabulary } from './vocabulary.js';
 import { actionVerbs, formChangingVerbs, openResultVerbs } from './words.js';
 
@@ -42,6 +42,10 @@ const QUERY_WANTING = 0.9;
  * rate for euros"): it cannot run without one, and its keywords name the currencies such a job names.
  */
 const AMOUNT_WANTING = 0.6;
+/** A task taking, by an input pattern only identifiers meet, a value the job gives ("cus_9fQ2", an ISBN) scores this much more. */
+const PATTERN_FIT = 1.3;
+/** Numbers below this, and amounts below a hundredth of it, are ordinary (counts, days, years, prices): an input pattern accepting one is no identifier's. */
+const ORDINARY_NUMBERS = 10_000;
 
 const resultVerbs = new Set(RESULT_VERBS);
 const resultStems = new Set(RESULT_VERBS.map(stem));
@@ -89,6 +93,8 @@ export interface DiscoveryIndex extends JobContext {
    * what it makes, when it makes something, not where ("calendar", "spreadsheet").
    */
   identities: Set<string>[];
+  /** Input patterns only identifiers meet (see `identifierPatterns`), each with the tasks taking a value by it and the kind of thing it identifies. */
+  identifierPatterns: IdentifierPattern[];
   /**
    * Per-document work space of `rank`, zero between calls: ranking is synchronous, so one set per index
    * serves every request without allocating (and collecting) arrays the size of the catalog each time.
@@ -99,6 +105,36 @@ export interface DiscoveryIndex extends JobContext {
 /** The names of the inputs a task requires. */
 function requiredOf(task: Task): string[] {
   return (task.input as { required?: string[] }).required ?? [];
+}
+
+/**
+ * The input patterns of the tasks that no word of the index (in lower, capitalised or upper case) and no ordinary
+ * number meets ("^cus_[A-Za-z0-9]+$", an ISBN's digits): a value they accept in a job names what it is.
+ */
+interface IdentifierPattern {
+  pattern: RegExp;
+  docs: number[];
+  /** The words of the input's name but "id" ("customer" of customer_id, "payment" and "intent" of payment_intent). */
+  kind: string[];
+}
+
+function identifierPatterns(tasks: Task[], terms: Iterable<string>): IdentifierPattern[] {
+  const samples = [...terms].filter((term) => !term.includes(' ')).flatMap((term) => [term, term[0].toUpperCase() + term.slice(1), term.toUpperCase()]);
+  for (let number = 0; number < ORDINARY_NUMBERS; number += 1) samples.push(String(number), String(number).padStart(2, '0'), (number / 100).toFixed(2));
+  const bySource = new Map<string, IdentifierPattern | null>();
+  tasks.forEach((task, doc) => {
+    const properties = (task.input as { properties?: Record<string, { pattern?: string }> }).properties ?? {};
+    for (const [field, { pattern: source }] of Object.entries(properties)) {
+      if (source === undefined) continue;
+      if (!bySource.has(source)) {
+        const pattern = new RegExp(source, 'u');
+        const kind = words(field).filter((word) => word !== 'id');
+        bySource.set(source, samples.some((sample) => pattern.test(sample)) ? null : { pattern, docs: [], kind });
+      }
+      bySource.get(source)?.docs.push(doc);
+    }
+  });
+  return [...bySource.values()].filter((entry) => entry !== null);
 }
 
 /**
@@ -218,6 +254,19 @@ function addTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 const SLIP_MIN_LENGTH = 4;
 /** Words as written this long or longer are found again from a slip among the catalog's words: shorter ones too often are words of their own ("shred", "shared"). */
 const SPELLING_SLIP_MIN_LENGTH = 6;
+/** Words at least this long may have one vowel changed ("calender"): shorter ones too often make another word ("massage"). */
+const VOWEL_SLIP_MIN_LENGTH = 8;
+const VOWELS = ['a', 'e', 'i', 'o', 'u'];
+
+/** The word with one vowel changed for another. */
+function vowelChangesOf(word: string): string[] {
+  const changed: string[] = [];
+  for (let at = 0; at < word.length; at += 1) {
+    if (!VOWELS.includes(word[at])) continue;
+    for (const vowel of VOWELS) if (vowel !== word[at]) changed.push(word.slice(0, at) + vowel + word.slice(at + 1));
+  }
+  return changed;
+}
 
 export function buildIndex(catalog: Catalog): DiscoveryIndex {
   const tasks = [...catalog.tasks.values()].filter((task) => task.status === 'active').sort((a, b) => (a.id < b.id ? -1 : 1));
@@ -319,9 +368,13 @@ export function buildIndex(catalog: Catalog): DiscoveryIndex {
     const found = new Set(deletions.get(term));
     for (const deletion of deletionsOf(term)) if (postings.has(deletion)) found.add(deletion);
     for (const swapped of swapsOf(term)) if (postings.has(swapped)) found.add(swapped);
-    if (word && word.length >= SPELLING_SLIP_MIN_LENGTH) for (const spelling of [...(spellingDeletions.get(word) ?? []), ...swapsOf(word)]) if (spellings.has(spelling)) found.add(spellings.get(spelling)!);
+    if (word && word.length >= SPELLING_SLIP_MIN_LENGTH) {
+      const changes = word.length >= VOWEL_SLIP_MIN_LENGTH ? vowelChangesOf(word) : [];
+      for (const spelling of [...(spellingDeletions.get(word) ?? []), ...swapsOf(word), ...changes]) if (spellings.has(spelling)) found.add(spellings.get(spelling)!);
+    }
     return [...found].sort();
   };
+  const patterns = identifierPatterns(tasks, postings.keys());
   return {
     version: catalog.version,
     tasks,
@@ -343,6 +396,8 @@ export function buildIndex(catalog: Catalog): DiscoveryIndex {
     titlePerformers: new Map([...performingByTitle].map(([verb, docs]) => [verb, Uint32Array.from(docs)])),
     transforms,
     identities: tasks.map((task) => new Set([task.capability, task.id].flatMap((name) => textTerms(vocabulary, name.split('.').slice(-2).join(' '))))),
+    identifierPatterns: patterns,
+    kindsOf: (chunk) => patterns.filter(({ pattern }) => pattern.test(chunk)).flatMap(({ kind }) => kind),
     scratch: {
       scores: new Float64Array(tasks.length),
       masks: new Uint32Array(tasks.length),
@@ -499,6 +554,12 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
     const fits = gives & GIVES_RANGE ? gives & ~GIVES_DATE : gives;
     const listed = terms.find((term) => term.role === 'object' && !term.topic && term.alternatives.length > 0 && /[^s]s$/.test(term.word) && !index.providerNames.has(term.alternatives[0].term));
     const wantsQuery = !searches && !(gives & GIVES_TOPIC);
+    const chunks = identifierChunks(job);
+    if (chunks.length > 0) {
+      for (const { pattern, docs } of index.identifierPatterns) {
+        if (chunks.some((chunk) => pattern.test(chunk))) for (const doc of docs) if (masks[doc] !== 0) scores[doc] *= PATTERN_FIT;
+      }
+    }
     for (const doc of touched) {
       // "charges made to customer cus_1": the id says whose, the plural what is listed; one record of another kind is not it.
       if (index.needsId[doc]) scores[doc] *= identifies && !(listed && !listed.alternatives.some(({ term: key }) => index.identities[doc].has(key))) ? ARGUMENT_FIT : ID_WANTING;
@@ -517,15 +578,18 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
       return { task: index.tasks[doc], score: Math.round(scores[doc] * 1000) / 1000, matched: [...matched], missed: [...missed] };
     };
     // "make a new private repo", "new slack channel #q4": with no deed named, a new thing is one a task must make.
-    const madeMask = actionMask === 0 ? terms.reduce((mask, term, position) => (term.made && term.alternatives.length > 0 ? mask | (1 << position) : mask), 0) : 0;
+    const madeThings = terms.filter((term) => term.made && term.alternatives.length > 0);
+    const madeMask = actionMask === 0 ? madeThings.reduce((mask, term) => mask | (1 << terms.indexOf(term)), 0) : 0;
+    // A task that changes something makes what its capability names (a post, not the channel it goes to); a generator what it names.
+    const makesOneOf = (doc: number, made: JobTerm[]) => made.some((thing) => thing.alternatives.some(({ term: key }) => index.identities[doc].has(key)));
     const qualifies = (doc: number) =>
       scores[doc] >= MIN_SCORE &&
       !(question && index.writes[doc]) &&
       (actionMask === 0 || (performs(doc) & actionMask) !== 0) &&
       (objectMask === 0 || (namedMasks[doc] & objectMask) !== 0 || (transformsOnly && (performed[doc] & resultMask) !== 0)) &&
-      (things.length === 0 || things.some((thing) => thing.alternatives.some(({ term: key }) => index.identities[doc].has(key)) || (thing.describers ?? []).some((word) => index.identities[doc].has(word.alternatives[0]?.term ?? '')))) &&
+      (things.length === 0 || makesOneOf(doc, things) || things.some((thing) => (thing.describers ?? []).some((word) => index.identities[doc].has(word.alternatives[0]?.term ?? '')))) &&
       (namedProviders.length === 0 || namedProviders.includes(index.providerOf[doc])) &&
-      (madeMask === 0 || (index.makes[doc] === 1 && (namedMasks[doc] & madeMask) !== 0)) &&
+      (madeMask === 0 || (index.makes[doc] === 1 && (index.writes[doc] ? makesOneOf(doc, madeThings) : (namedMasks[doc] & madeMask) !== 0))) &&
       (!asksPast || (index.takes[doc] & (GIVES_DATE | GIVES_RANGE | GIVES_YEAR)) !== 0);
     const namesSomething = (actionMask !== 0 || objectMask !== 0) && !(sought && sought.alternatives.length === 0) && !elsewhere;
     const commandOrder = rankOrder(index, scores, !question && actionMask !== 0 ? index.writes : asksToSee ? index.reads : undefined);

@@ -2,7 +2,7 @@ import {
   ASKERS, CREATING_VERBS, DETERMINERS, GIVING_VERBS, HOW_TO_FOLLOWERS, IMPLIED_VERBS, MAKING_VERBS, MODIFIERS, NOUN_OPENERS, OPENING_VERBS, PARTICLE_VERBS, POLITE_OPENERS, PREPOSITIONS, SEARCH_VERBS, SEEING_VERBS,
   QUESTION_AUXILIARIES, QUESTION_WORDS, SERVICE_NAMES, TOPIC_MARKERS, WRITING_VERBS, WRITTEN_DEEDS,
 } from './lexicon.js';
-import { givesCode, givesDocument, jobWords, quotes, stem, type JobWord } from './text.js';
+import { givesCode, givesDocument, identifierChunks, jobWords, quotes, stem, type JobWord } from './text.js';
 import { phraseAt, stopWords, type Vocabulary } from './vocabulary.js';
 import { asksOpeningHours, asksPrediction, asksStandingWatch, asksStock, asksTimeOfEvent, asksWhereabouts, booksWithOthers, BOOKING, changesAccess, changesUnknown, holdsFile, OWN_KIND_DETERMINERS, namesCrypto, pricesUnknown, SENDING, sendsUnknown, SERVICE_VERBS } from './beyond.js';
 import { actionVerbs, askers, basesOf, DESCRIBING, determiners, formChangingVerbs, neutralVerbs, openResultVerbs, PARTICIPLE, verbIn, WRITINGS } from './words.js';
@@ -92,6 +92,8 @@ export interface JobContext {
   providerNames: Map<string, number[]>;
   /** Terms of the index one typing slip away from `term` ("forcast" for "forecast"), or from `word` as written ("ablity"). */
   similar(term: string, word?: string): string[];
+  /** The words naming what a chunk identifies ("customer", "isbn"), by a task's input pattern only identifiers meet. */
+  kindsOf(chunk: string): string[];
 }
 
 export const GIVES_DATE = 1;
@@ -132,6 +134,24 @@ const IRREGULAR_PAST = new Set(['got', 'had', 'saw', 'heard']);
  */
 function toldPast(word: string): boolean {
   return IRREGULAR_PAST.has(word) || (word.length >= 6 && PARTICIPLE.test(word));
+}
+
+/** Past participles of deeds that do not end in -ed. */
+const IRREGULAR_PARTICIPLES = new Set(['made', 'sent']);
+
+/**
+ * A deed's past participle right after a thing the job names ("issues opened this week", "payments made by cus_1",
+ * "every customer created this month"): it says which ones are meant, not what to do. After a singular only before
+ * when or by whom: otherwise it is more often what happened ("the email bounced", "the yen moved against the dollar").
+ * Not after people, who do deeds ("people opened the email").
+ */
+function describesThingBefore(all: JobWord[], position: number, terms: JobTerm[]): boolean {
+  const word = all[position].word;
+  const previous = all[position - 1];
+  const deed = IRREGULAR_PARTICIPLES.has(word) || (word.endsWith('ed') && basesOf(word, 'ed').some((base) => actionVerbs.has(base) || neutralVerbs.has(base)));
+  const plural = /[^s]s$/.test(previous?.word ?? '');
+  const thing = terms.at(-1);
+  return deed && !!previous && !previous.ends && !GROUPS.has(previous.word) && (plural || DATING.has(all[position + 1]?.word ?? '')) && thing?.role === 'object' && thing.word === previous.word && thing.alternatives.length > 0;
 }
 
 /** Words naming the means a job is to be done by ("via WhatsApp", "using Zoom"): a name after one is a service. */
@@ -430,6 +450,8 @@ function openerWithImpliedVerb(context: JobContext, all: JobWord[], stems: strin
   if (Object.hasOwn(IMPLIED_VERBS, opener.word)) return { word: opener, means: opener.word };
   // "emails from my bank last month": a plural names the things, it is no verb.
   if (opener.word.endsWith('s')) return undefined;
+  // "gmail messages from last month": before a plural, a synonym of a thing sent names where those things are.
+  if (/[^s]s$/.test(next) && !all[at + 1].literal) return undefined;
   // A synonym of a thing sent ("gmail bob@x.com ...", "msg #incidents: ...") opens the command as that thing does.
   const synonyms = context.vocabulary.synonyms.get(opener.stem) ?? [];
   const means = NOUN_OPENERS.find((noun) => synonyms.includes(stem(noun)));
@@ -671,7 +693,16 @@ function sceneWords(all: JobWord[], knows: (word: JobWord) => boolean): boolean[
  */
 export function readJob(context: JobContext, text: string): Job {
   const all = jobWords(text);
-  const knows = (word: JobWord) => alternativesOf(context, word.stem).length > 0;
+  // A slip of a known word ("coment") is known too.
+  const known = new Map<JobWord, boolean>();
+  const knows = (word: JobWord) => {
+    let found = known.get(word);
+    if (found === undefined) {
+      found = alternativesOf(context, word.stem).length > 0 || (word.stem.length >= FUZZY_MIN_LENGTH && context.similar(word.stem, word.word).length > 0);
+      known.set(word, found);
+    }
+    return found;
+  };
   const scene = sceneWords(all, knows);
   // "lat/lon", "eur/usd": a slash between words the catalog knows means "and", not a path such as rails/rails,
   // nor acme/api when a provider is named acme.
@@ -975,6 +1006,8 @@ export function readJob(context: JobContext, text: string): Job {
     if (role === 'action' && (previous?.word === 'and' || previous?.word === 'or') && terms.at(-1)?.role === 'object' && describesNext(position) && !leadsObject.has(all[position + 1].word)) role = 'object';
     // "call OWM for the week's predictions", "invoke the weather API": calling a service or an API asks for what it gives.
     if (role === 'action' && INVOKING.has(current.word) && invokesService(context, all, position)) role = 'neutral';
+    // "issues opened this week", "payments made by cus_1": a past participle right after a thing says which ones, no deed.
+    if (role === 'object' && describesThingBefore(all, position, terms)) continue;
     const term: JobTerm = { word: current.word, role, alternatives, dated: current.given === 'date' || undefined, made: (role === 'object' && madeAt(all, position)) || undefined };
     // "convert ... into a url-friendly string": after a form-changing verb, what it is turned into names the form.
     if (role === 'object' && !PLAIN_FORMS.has(current.word) && intoAt(all, position) && terms.some((other) => other.role === 'action' && formChangingVerbs.has(other.word))) term.target = true;
@@ -987,6 +1020,11 @@ export function readJob(context: JobContext, text: string): Job {
     if (term.role === 'action' && formChangingVerbs.has(current.word) && changesUnknown(all, position, knows)) elsewhere = true;
     if (term.role === 'action' && BOOKING.has(current.word) && booksWithOthers(all, position, knows)) elsewhere = true;
     place(current.stem, term, position);
+  }
+  // "what's on file for cus_9s6X": an identifier of a kind names that kind of thing.
+  for (const word of identifierChunks(text).flatMap((chunk) => context.kindsOf(chunk))) {
+    const alternatives = alternativesOf(context, stem(word));
+    if (alternatives.length > 0) add(stem(word), { word, role: 'object', alternatives });
   }
   // "write in #general", "post thanks! on github issue 99": words written on or in a thing post or comment there,
   // unless the verb's object names its deed ("post a comment").

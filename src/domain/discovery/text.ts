@@ -130,7 +130,15 @@ const DOTTED_PATH = /^[\p{Ll}_][\p{L}\p{N}_]*(\.[\p{L}_][\p{L}\p{N}_]*)+$/u;
 const SLASHED_WORDS = /^[^\p{L}\p{N}]*\p{L}+(\/\p{L}+)+[^\p{L}\p{N}]*$/u;
 const ADDRESS = /^[^\p{L}\p{N}]*#\p{L}|[\p{L}\p{N}]@[\p{L}\p{N}]/u;
 const PATH = /^[^:]*[\p{L}\p{N}]\/[\p{L}\p{N}]/u;
-const ENCODED = /^(?=[A-Za-z0-9+/]*[a-z])(?=[A-Za-z0-9+/]*[A-Z])(?=[A-Za-z0-9+/]*[0-9])[A-Za-z0-9+/]{8,}={0,2}$|^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)$/;
+/**
+ * Base64 as people paste it: mixed case with digits, padded, or (unpadded, without digits: "dGVzdCBtZXNzYWdl") whole
+ * groups of four letters with at least three capitals, which words and names seldom are.
+ */
+const ENCODED = [
+  /^(?=[A-Za-z0-9+/]*[a-z])(?=[A-Za-z0-9+/]*[A-Z])(?=[A-Za-z0-9+/]*[0-9])[A-Za-z0-9+/]{8,}={0,2}$/,
+  /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)$/,
+  /^(?=(?:[^A-Z]*[A-Z]){3})(?=[^a-z]*[a-z])(?:[A-Za-z+/]{4}){3,}$/,
+];
 const SETTING = /^(\p{L}+)=([^=\s]+)$/u;
 const ACRONYM = /^[^\p{L}\p{N}]*\p{Lu}{2,}[^\p{L}\p{N}]*$/u;
 const HYPHENATED = /[\p{L}\p{N}]-\p{L}/u;
@@ -205,7 +213,7 @@ export function jobWords(job: string): JobWord[] {
     const inChunk = words(chunk);
     const hyphenated = HYPHENATED.test(chunk) ? { hyphenated: true } : {};
     const capitals = ACRONYM.test(chunk) ? { capitals: true } : {};
-    const address = ADDRESS.test(chunk) ? { address: true } : PATH.test(chunk) ? { path: true } : ENCODED.test(chunk) ? { encoded: true } : {};
+    const address = ADDRESS.test(chunk) ? { address: true } : PATH.test(chunk) ? { path: true } : ENCODED.some((pattern) => pattern.test(chunk)) ? { encoded: true } : {};
     for (const word of inChunk) {
       if (YEAR.test(word)) result.push({ word, stem: 'year', literal: false, nameLike: false, given: 'date' });
       else result.push({ word, stem: stem(word), literal: literalChunk || /^\p{N}+$/u.test(word), nameLike, ...slashed, ...address, ...hyphenated, ...capitals });
@@ -235,4 +243,13 @@ export function jobWords(job: string): JobWord[] {
     for (const day of besideDay) day.given ??= 'date';
   });
   return result;
+}
+
+/** The chunks of a job that may be identifiers: with a digit or an underscore, an ISBN's hyphens left out. */
+export function identifierChunks(job: string): string[] {
+  return job
+    .split(/\s+/u)
+    .map((chunk) => chunk.replace(/^[^\p{L}\p{N}_]+|[^\p{L}\p{N}_]+$/gu, ''))
+    .filter((chunk) => /[\p{N}_]/u.test(chunk))
+    .map((chunk) => (/^\d[\d-]*[\dXx]$/u.test(chunk) ? chunk.replaceAll('-', '') : chunk));
 }
