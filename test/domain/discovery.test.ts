@@ -315,7 +315,7 @@ describe('discovery engine', () => {
       expect(first('list open issues on github')?.id).to.equal('github.issues.list');
       expect(readJob(builtin, 'open an issue about the crash').terms[0]).to.include({ word: 'open', role: 'action' });
       expect(first('open an issue about the crash')?.id).to.equal('github.issues.create');
-      expect(jobWords('usd rate on 2019-06-14.').at(-1)).to.deep.equal({ word: '2019-06-14', stem: 'date', literal: false, nameLike: false, given: 'date' });
+      expect(jobWords('usd rate on 2019-06-14.').at(-1)).to.deep.equal({ word: '2019-06-14', stem: 'date', literal: false, nameLike: false, given: 'date', ends: '.' });
     });
 
     it('finds a word with a letter left out or one too many, but not a changed letter that makes another word', () => {
@@ -1439,6 +1439,44 @@ describe('discovery engine', () => {
 
     it('reads a synonym of a thing sent before a plural as naming where those things are ("gmail messages from hr")', () => {
       expect(first('gmail messages with attachments from hr@acme.com')?.id).to.equal('google.gmail.messages.list');
+    });
+
+    it('ends the phrase of a thing to make at a word saying when ("add dentist appointment Thursday 3pm")', () => {
+      expect(first('add vet appointment Tuesday 4pm to my google calendar')?.id).to.equal('google.calendar.events.create');
+    });
+
+    it('reads a synonym of a thing sent opening a job before a thing some task knows as where such things are ("gmail msg 18a9")', () => {
+      expect(first('gmail msg 18b2c4d6e8f0a1b3 whole body')?.id).to.equal('google.gmail.messages.get');
+      expect(first('gmail bob@acme.com: running 10 min late')?.id).to.equal('google.gmail.send');
+    });
+
+    it('reads a sentence\'s end after a date or a clock time, and a question in the past about a date and time as one a time task answers', () => {
+      expect(jobWords('It began at 22:15. What was that in Tokyo?').find((word) => word.word === '22:15')?.ends).to.equal('.');
+      expect(first('Our logs are in UTC and the outage began at 2025-02-11 06:40. What was that in Asia/Tokyo local time?')?.id).to.equal('builtin.time.convert');
+    });
+
+    it('reads the asker\'s someone\'s thing in a sentence setting the scene as no thing kept elsewhere ("My sister\'s living in Perth.")', () => {
+      expect(first("My sister's living in Perth and I never know when to call. What's the date and time there right now?")?.id).to.equal('builtin.time.now');
+      // In the request it still is: "what's my laptop's time zone".
+      expect(rank(builtin, "what's my laptop's time zone", 5).candidates).to.deep.equal([]);
+    });
+
+    it('reads "a few" and "several" as counting, and max as the highs', () => {
+      expect(first('could you find a few books on viking history?')?.id).to.equal('openlibrary.books.search');
+      expect(first('give me the daily max temps for Oslo for the next several days')?.id).to.equal('open-meteo.weather.forecast');
+    });
+
+    it('reads a sentence wishing to see or know as the request when no sentence asks outright ("It\'d help to see ...")', () => {
+      const job = "I run a study group on startups. It'd help to see the best-ranked stories on Hacker News right now.";
+      expect(readJob(builtin, job).terms.filter((term) => term.scene).map((term) => term.word)).to.include('study');
+      expect(first(job)?.id).to.equal('hacker-news.stories.top');
+    });
+
+    it('reads a verb after an adverb as the verb ("permanently delete the repo"), which no task may then do', () => {
+      expect(termsOf('permanently delete the issue').find((term) => term.word === 'delete')?.role).to.equal('action');
+      expect(rank(builtin, 'Please permanently delete Stripe customer cus_Q7r8 and all their data.', 5).candidates).to.deep.equal([]);
+      // Not in a hyphenated adjective: "a beginner-friendly book" is a book.
+      expect(first("looking for a beginner-friendly book on pottery, what's out there?")?.id).to.equal('openlibrary.books.search');
     });
   });
 });

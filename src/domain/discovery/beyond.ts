@@ -47,7 +47,7 @@ function phraseFrom(all: JobWord[], from: number): JobWord[] {
 const TRADES = new Set(['dentist', 'doctor', 'gp', 'vet', 'plumber', 'electrician', 'hairdresser', 'barber', 'mechanic', 'therapist', 'physio', 'optician', 'lawyer', 'notary', 'dermatologist', 'pediatrician', 'surgeon', 'clinic', 'salon', 'garage', 'groomer', 'tutor']);
 
 /** Words saying when ("on friday", "in the morning"). */
-const WHEN = new Set(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'today', 'tomorrow', 'tonight', 'morning', 'afternoon', 'evening', 'week', 'weekend', 'mon', 'tue', 'wed', 'thu', 'thurs', 'fri', 'sat', 'sun']);
+export const WHEN = new Set(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'today', 'tomorrow', 'tonight', 'morning', 'afternoon', 'evening', 'week', 'weekend', 'mon', 'tue', 'wed', 'thu', 'thurs', 'fri', 'sat', 'sun']);
 
 /** Verbs booking a time with someone. */
 export const BOOKING = new Set(['book', 'schedule', 'reserve', 'arrange']);

@@ -590,7 +590,7 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
       (things.length === 0 || makesOneOf(doc, things) || things.some((thing) => (thing.describers ?? []).some((word) => index.identities[doc].has(word.alternatives[0]?.term ?? '')))) &&
       (namedProviders.length === 0 || namedProviders.includes(index.providerOf[doc])) &&
       (madeMask === 0 || (index.makes[doc] === 1 && (index.writes[doc] ? makesOneOf(doc, madeThings) : (namedMasks[doc] & madeMask) !== 0))) &&
-      (!asksPast || (index.takes[doc] & (GIVES_DATE | GIVES_RANGE | GIVES_YEAR)) !== 0);
+      (!asksPast || (index.takes[doc] & (GIVES_DATE | GIVES_TIME | GIVES_RANGE | GIVES_YEAR)) !== 0);
     const namesSomething = (actionMask !== 0 || objectMask !== 0) && !(sought && sought.alternatives.length === 0) && !elsewhere;
     const commandOrder = rankOrder(index, scores, !question && actionMask !== 0 ? index.writes : asksToSee ? index.reads : undefined);
     const candidates = namesSomething ? best(touched.filter(qualifies), limit, commandOrder) : [];

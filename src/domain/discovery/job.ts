@@ -4,7 +4,7 @@ import {
 } from './lexicon.js';
 import { givesCode, givesDocument, identifierChunks, jobWords, quotes, stem, type JobWord } from './text.js';
 import { phraseAt, stopWords, type Vocabulary } from './vocabulary.js';
-import { asksOpeningHours, asksPrediction, asksStandingWatch, asksStock, asksTimeOfEvent, asksWhereabouts, booksWithOthers, BOOKING, changesAccess, changesUnknown, holdsFile, OWN_KIND_DETERMINERS, namesCrypto, pricesUnknown, SENDING, sendsUnknown, SERVICE_VERBS } from './beyond.js';
+import { asksOpeningHours, asksPrediction, asksStandingWatch, asksStock, asksTimeOfEvent, asksWhereabouts, booksWithOthers, BOOKING, changesAccess, changesUnknown, holdsFile, OWN_KIND_DETERMINERS, namesCrypto, pricesUnknown, SENDING, sendsUnknown, SERVICE_VERBS, WHEN } from './beyond.js';
 import { actionVerbs, askers, basesOf, DESCRIBING, determiners, formChangingVerbs, neutralVerbs, openResultVerbs, PARTICIPLE, verbIn, WRITINGS } from './words.js';
 
 /**
@@ -450,9 +450,10 @@ function openerWithImpliedVerb(context: JobContext, all: JobWord[], stems: strin
   if (Object.hasOwn(IMPLIED_VERBS, opener.word)) return { word: opener, means: opener.word };
   // "emails from my bank last month": a plural names the things, it is no verb.
   if (opener.word.endsWith('s')) return undefined;
-  // "gmail messages from last month": before a plural, a synonym of a thing sent names where those things are.
-  if (/[^s]s$/.test(next) && !all[at + 1].literal) return undefined;
-  // A synonym of a thing sent ("gmail bob@x.com ...", "msg #incidents: ...") opens the command as that thing does.
+  // A synonym of a thing sent ("gmail bob@x.com ...", "msg #incidents: ...") opens the command as that thing does;
+  // before a thing some task knows it names where such things are ("gmail messages from hr", "gmail msg 18a9").
+  const following = all[at + 1];
+  if (following && !following.literal && !following.nameLike && !opener.ends && !verbIn(actionVerbs, following.word) && !verbIn(neutralVerbs, following.word) && alternativesOf(context, following.stem).length > 0) return undefined;
   const synonyms = context.vocabulary.synonyms.get(opener.stem) ?? [];
   const means = NOUN_OPENERS.find((noun) => synonyms.includes(stem(noun)));
   return means ? { word: opener, means } : undefined;
@@ -612,10 +613,16 @@ const ASKING_WHICH = new Set(['what', 'which', 'whose']);
 /** Words naming what is known about a thing: a verb right before one is that thing ("book info", "charge details"). */
 const DETAILS = new Set(['info', 'information', 'details', 'detail', 'data', 'metadata', 'count']);
 
-/** Before a verb, a word that leaves it in verb position: a stop word other than a determiner or preposition ("sorted by update"). */
+/**
+ * Before a verb, a word that leaves it in verb position: a stop word other than a determiner or preposition ("sorted by
+ * update"), or an adverb ("permanently delete").
+ */
 function opensVerb(previous: JobWord | undefined): boolean {
-  return !previous || (stopWords.has(previous.word) && !determiners.has(previous.word) && !prepositions.has(previous.word));
+  return !previous || (stopWords.has(previous.word) && !determiners.has(previous.word) && !prepositions.has(previous.word)) || (ADVERB.test(previous.word) && !previous.hyphenated && !modifiers.has(previous.word));
 }
+
+/** An adverb of manner ("permanently", "properly"): "-ly" after at least four letters, not in a hyphenated adjective ("beginner-friendly"). */
+const ADVERB = /^\p{L}{4,}ly$/u;
 
 /**
  * Only the verb's own form (or its -ing form) is an action or neutral verb (stems would make "general" a
@@ -660,6 +667,9 @@ const CLAUSE_ASKS = new Set(['so', 'can', 'could', 'would', 'please', 'pls']);
  * one ending in a question mark, a command opening with its verb, or one asked politely), the others. Their deeds
  * are the asker's story, not the job's.
  */
+/** Words wishing for something, before "to" and a verb of seeing or knowing ("it'd help to see", "I'd like to know"). */
+const WISHING = new Set(['help', 'like', 'love', 'need', 'want', 'wanted', 'appreciate']);
+
 function sceneWords(all: JobWord[], knows: (word: JobWord) => boolean): boolean[] {
   const scene = all.map(() => false);
   // A sentence's end parts them, and so does a comma before "so" or a polite ask ("..., so list all the charges",
@@ -675,7 +685,10 @@ function sceneWords(all: JobWord[], knows: (word: JobWord) => boolean): boolean[
     if (!sentence.some((word) => !word.literal && !stopWords.has(word.word) && !verbIn(actionVerbs, word.word) && !verbIn(neutralVerbs, word.word) && knows(word))) return false;
     return !!sentence.at(-1)?.asks || isQuestion(sentence.slice(opening)) || actionVerbs.has(first) || neutralVerbs.has(first) || sentence.some((word, at) => word.word === 'please' || (word.word === 'you' && ['can', 'could', 'would'].includes(sentence[at - 1]?.word ?? '')));
   };
-  const asking = sentences.map(asks);
+  // With no sentence asking outright, one wishing to see or know asks ("I write a newsletter. It'd help to see the top stories on HN.").
+  const wishesToSee = (sentence: JobWord[]) => sentence.some((word, at) => WISHING.has(word.word) && sentence[at + 1]?.word === 'to' && (seeingVerbs.has(sentence[at + 2]?.word ?? '') || sentence[at + 2]?.word === 'know'));
+  let asking = sentences.map(asks);
+  if (!asking.includes(true)) asking = sentences.map(wishesToSee);
   if (!asking.includes(true)) return scene;
   sentences.forEach((sentence, at) => {
     if (!asking[at]) for (let position = starts[at]; position < starts[at] + sentence.length; position += 1) scene[position] = true;
@@ -793,9 +806,10 @@ export function readJob(context: JobContext, text: string): Job {
     opening = false;
     if (creating && term.role === 'object') {
       // The phrase opens right after the verb (past determiners and modifiers) and goes on while its words
-      // follow one another; a word no task knows or a participle ends it ("a channel called #launch").
+      // follow one another; a word no task knows, a participle or a word of when ends it ("a channel called
+      // #launch", "add dentist appointment Thursday 3pm").
       const goesOn = creating.end < 0 ? verb === creating.verb : from === creating.end;
-      if (goesOn && term.alternatives.length > 0 && !PARTICIPLE.test(term.word)) {
+      if (goesOn && term.alternatives.length > 0 && !PARTICIPLE.test(term.word) && !WHEN.has(term.word)) {
         // "a customer record": the words before the thing say what kind of it is made; not a product's name ("a Gmail
         // draft") nor a verb's form ("a sending domain").
         const before = creating.verb.thing;
@@ -966,7 +980,8 @@ export function readJob(context: JobContext, text: string): Job {
     // "my laptop's time zone": the thing asked about belongs to something no task knows.
     // Not someone whose thing speaks ("my kid's school list says ISBN ...").
     // Not the topic of what is written ("an email to the school about my son's absence").
-    if (alternatives.length === 0 && current.possessive && owned && !namesProvider && !inTopic && !all.slice(position + 1, position + 4).some((word) => SAYING.has(word.word))) elsewhere = true;
+    // Nor a sentence setting the scene ("My brother's living in Honolulu. What time is it there?").
+    if (alternatives.length === 0 && current.possessive && owned && !namesProvider && !inTopic && !scene[position] && !all.slice(position + 1, position + 4).some((word) => SAYING.has(word.word))) elsewhere = true;
     if (alternatives.length === 0 && current.stem.length >= FUZZY_MIN_LENGTH && !inTopic) alternatives = context.similar(current.stem, current.word).map((term) => ({ term, weight: FUZZY_WEIGHT }));
     // "what's my heart rate", "file my tax return": the asker's own thing of a kind no task knows, named as what the
     // job is about (not where it looks, "for my config file"), is kept somewhere the catalog does not reach.

@@ -24,7 +24,7 @@ export const STOP_WORDS = [
   'and', 'or', 'but', 'nor', 'if', 'not', 'no', 'yes', 'there', 'here', 'again', 'via', 'per', 'using', 'use',
   'much', 'many', 'more', 'most', 'other', 'another', 'same', 'way', 'thing', 'things',
   'don', 'doesn', 'didn', 'isn', 'aren', 'wasn', 'won', 'cannot', 'wouldn', 'shouldn', 'couldn',
-  'know', 'tell', 'say', 'ask', 'quick', 'quickly', 'really', 'away', 'back', 'soon', 'couple', 'bunch', 'handful',
+  'know', 'tell', 'say', 'ask', 'quick', 'quickly', 'really', 'away', 'back', 'soon', 'couple', 'bunch', 'handful', 'few', 'several',
   'asap', 'plz', 'thx', 'outside', 'exactly', 'actually', 'briefly', 'maybe', 'somehow', 'anyway',
   'against', 'vs', 'versus', 'between', 'among', 'within', 'near', 'across', 'during', 'since', 'until', 'while',
   'before', 'after', 'around', 'through', 'throughout', 'toward', 'towards', 'upon', 'onto', 're', 'etc',

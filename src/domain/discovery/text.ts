@@ -161,6 +161,27 @@ const CLOCK_TIME = /^(\d{1,2}([:.]\d\d)?(am|pm)|\d{1,2}:\d\d|noon|midnight)$/i;
 const CURRENCY_SIGNS: Record<string, string> = { '£': 'pound', '€': 'euro', '$': 'dollar', '¥': 'yen', '₹': 'rupee', '₩': 'won', '₺': 'lira', '₽': 'rouble', '₪': 'shekel', '฿': 'baht' };
 const CURRENCY_SIGN = /[£€$¥₹₩₺₽₪฿]/gu;
 
+/**
+ * A value read as one word however it is written: a time zone, an ISBN (it reads as the word "isbn": "what book is
+ * 978-1-4919-2912-4"), a date and time, a date or a clock time.
+ */
+function wholeValue(value: string): JobWord | undefined {
+  if (ZONE_NAME.test(value) || ZONE_ABBREVIATIONS.has(value.toLowerCase())) return { word: value.toLowerCase(), stem: stem('timezone'), literal: false, nameLike: false };
+  if (isIsbn(value)) return { word: value, stem: 'isbn', literal: false, nameLike: false };
+  if (DATE_TIME.test(value)) return { word: value.toLowerCase(), stem: value.toLowerCase(), literal: true, nameLike: false, given: 'time' };
+  if (DATE.test(value)) return { word: value, stem: 'date', literal: false, nameLike: false, given: 'date' };
+  if (CLOCK_TIME.test(value)) return { word: value.toLowerCase(), stem: value.toLowerCase(), literal: true, nameLike: false, given: 'time' };
+  return undefined;
+}
+
+/** The pause a chunk's last sign makes after the job's last word: a sentence's end, a question's, a colon or a comma. */
+function markPause(result: JobWord[], chunk: string): void {
+  const pause = chunk.match(/[:,]$|[.!?]$/u)?.[0];
+  if (!pause) return;
+  result[result.length - 1].ends = /[.!?]/u.test(pause) ? '.' : (pause as ':' | ',');
+  if (pause === '?') result[result.length - 1].asks = true;
+}
+
 /** The words of a job sentence, in order. */
 export function jobWords(job: string): JobWord[] {
   const result: JobWord[] = [];
@@ -189,25 +210,10 @@ export function jobWords(job: string): JobWord[] {
       continue;
     }
     const date = chunk.replace(/[^\p{L}\p{N}]+$/u, '').replace(/^[^\p{L}\p{N}]+/u, '');
-    if (ZONE_NAME.test(date) || ZONE_ABBREVIATIONS.has(date.toLowerCase())) {
-      result.push({ word: date.toLowerCase(), stem: stem('timezone'), literal: false, nameLike: false });
-      continue;
-    }
-    // An ISBN names a book by its number: it reads as the word "isbn" ("what book is 978-1-4919-2912-4").
-    if (isIsbn(date)) {
-      result.push({ word: date, stem: 'isbn', literal: false, nameLike: false });
-      continue;
-    }
-    if (DATE_TIME.test(date)) {
-      result.push({ word: date.toLowerCase(), stem: date.toLowerCase(), literal: true, nameLike: false, given: 'time' });
-      continue;
-    }
-    if (DATE.test(date)) {
-      result.push({ word: date, stem: 'date', literal: false, nameLike: false, given: 'date' });
-      continue;
-    }
-    if (CLOCK_TIME.test(date)) {
-      result.push({ word: date.toLowerCase(), stem: date.toLowerCase(), literal: true, nameLike: false, given: 'time' });
+    const whole = wholeValue(date);
+    if (whole) {
+      result.push(whole);
+      markPause(result, chunk);
       continue;
     }
     const inChunk = words(chunk);
@@ -228,9 +234,7 @@ export function jobWords(job: string): JobWord[] {
     if (CHANNEL.test(chunk)) result.push({ word: 'channel', stem: stem('channel'), literal: false, nameLike: false, address: true, channel: true });
     const emoji = EMOJI_CODE.test(chunk);
     if (emoji) result.push({ word: 'emoji', stem: stem('emoji'), literal: false, nameLike: false });
-    const pause = emoji ? undefined : chunk.match(/[:,]$|[.!?]$/u)?.[0];
-    if (inChunk.length > 0 && pause) result[result.length - 1].ends = /[.!?]/u.test(pause) ? '.' : (pause as ':' | ',');
-    if (inChunk.length > 0 && pause === '?') result[result.length - 1].asks = true;
+    if (inChunk.length > 0 && !emoji) markPause(result, chunk);
   }
   // "£250 in €": a currency's sign, alone or by a number, names the currency; said last, it parts no verb from its
   // object ("issue a $40 stripe refund").
