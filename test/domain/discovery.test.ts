@@ -1478,5 +1478,17 @@ describe('discovery engine', () => {
       // Not in a hyphenated adjective: "a beginner-friendly book" is a book.
       expect(first("looking for a beginner-friendly book on pottery, what's out there?")?.id).to.equal('openlibrary.books.search');
     });
+
+    it('reads what a verb of generating asks for as a thing a task must make ("generate an invoice PDF"), which a generator naming it gives', () => {
+      expect(rank(builtin, 'generate an invoice PDF for Initech', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'generate a quote PDF for Hooli', 5).candidates).to.deep.equal([]);
+      expect(first('Could you generate four UUIDs for me?')?.id).to.equal('builtin.uuid.generate');
+    });
+
+    it('reads "new" opening a job before one thing as asking for a new one ("new slack channel design"), not before recent ones', () => {
+      expect(rank(builtin, 'new slack channel marketing', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, "new gh repo 'scratchpad'", 5).candidates).to.deep.equal([]);
+      expect(first('new submissions on hacker news')?.id).to.equal('hacker-news.stories.new');
+    });
   });
 });

@@ -371,13 +371,14 @@ const TEXTS = new Set(['string', 'text', 'strings']);
 /** Words saying a thing is to be made, after "a": "a new repo", "a fresh channel". */
 const NEW = new Set(['new', 'fresh']);
 
-/** Whether the thing at `position` is asked for as a new one ("a new private repo", "a brand new channel"). */
+/** Whether the thing at `position` is asked for as a new one ("a new private repo", "a brand new channel", "new slack channel #q4"). */
 function madeAt(all: JobWord[], position: number): boolean {
   let at = position - 1;
   while (at >= 0 && !NEW.has(all[at].word) && !stopWords.has(all[at].word) && !all[at].literal && position - at <= 4) at -= 1;
   if (at < 0 || !NEW.has(all[at].word)) return false;
   const before = all[at - 1]?.word === 'brand' ? all[at - 2] : all[at - 1];
-  return before?.word === 'a' || before?.word === 'an';
+  // Opening the job, only one thing is new ("new gh repo 'dotfiles'"); new things are recent ones ("new submissions on HN").
+  return before?.word === 'a' || before?.word === 'an' || (before === undefined && all[at].word === 'new' && !/[^s]s$/.test(all[position].word));
 }
 
 /** Forms too plain to say which task gives them ("into JSON", "to typed text"). */
@@ -667,6 +668,9 @@ const CLAUSE_ASKS = new Set(['so', 'can', 'could', 'would', 'please', 'pls']);
  * one ending in a question mark, a command opening with its verb, or one asked politely), the others. Their deeds
  * are the asker's story, not the job's.
  */
+/** Verbs making a new thing from nothing given ("generate an invoice PDF", "produce a uuid"): what they make is the job's thing. */
+const GENERATING = new Set(['generate', 'produce']);
+
 /** Words wishing for something, before "to" and a verb of seeing or knowing ("it'd help to see", "I'd like to know"). */
 const WISHING = new Set(['help', 'like', 'love', 'need', 'want', 'wanted', 'appreciate']);
 
@@ -823,7 +827,7 @@ export function readJob(context: JobContext, text: string): Job {
     } else if (term.role === 'modifier') {
       if (creating && creating.end === from) creating.end = to;
     } else creating = undefined;
-    if (term.role === 'action' && verbIn(creatingVerbs, term.word)) creating = { verb: term, end: -1 };
+    if (term.role === 'action' && (verbIn(creatingVerbs, term.word) || GENERATING.has(term.word))) creating = { verb: term, end: -1 };
     if (term.role === 'neutral' || term.role === 'action') verb = term;
     else if (term.role === 'object' && verb) {
       // A participle no task knows describing the next word ("closed issues") is not what is sought: that word is.
