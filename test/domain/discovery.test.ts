@@ -1490,5 +1490,32 @@ describe('discovery engine', () => {
       expect(rank(builtin, "new gh repo 'scratchpad'", 5).candidates).to.deep.equal([]);
       expect(first('new submissions on hacker news')?.id).to.equal('hacker-news.stories.new');
     });
+
+    it('reads a word no task knows opening a command before "all my" as its verb ("clear all my unread notifications")', () => {
+      expect(rank(builtin, 'clear all my unread GitHub notifications', 5).candidates).to.deep.equal([]);
+    });
+
+    it('reads a deed after a word joined to it by a hyphen, or after a word no task knows, as the deed ("squash-merge", "bulk delete")', () => {
+      expect(termsOf('squash-merge pull request 7 in acme/api').find((term) => term.word === 'merge')?.role).to.equal('action');
+      expect(rank(builtin, 'squash-merge pull request 7 in acme/api', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'Checks are green. Squash-merge pull request 12 into main in acme/api.', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'bulk delete all spam comments on my WordPress site', 5).candidates).to.deep.equal([]);
+      // A result verb's first part names the result ("URL-encode"): the verb does not become a deed of its own.
+      expect(termsOf("url-encode 'a b&c'").find((term) => term.word === 'encode')?.role).to.not.equal('action');
+    });
+
+    it('reads a clause after a comma telling what the asker does next as no part of the job ("..., I\'ll import them into Excel later")', () => {
+      expect(first("every country in Africa, I'll import them into Excel later")?.id).to.equal('restcountries.country.by_region');
+      expect(first('latest exchange rates for the yen, going into the finance wiki')?.id).to.equal('frankfurter.currency.rates');
+      // What the asker needs, or a greeting before the scene, is not such a clause.
+      expect(readJob(builtin, 'For our newsletter, I need the public holidays in Spain in 2026').terms.map((term) => term.word)).to.include('public holidays');
+      expect(first('For our newsletter, I need the public holidays in Spain in 2026')?.id).to.equal('nager-date.holidays.year');
+      expect(first('Hello, I organise a garden party on Saturday in Bristol. Could you tell me what the weather will do the coming days, please?')?.id).to.equal('open-meteo.weather.forecast');
+    });
+
+    it('answers a command asking only to see with tasks that read, never one that writes ("show open rates for the last SendGrid campaign")', () => {
+      expect(rank(builtin, "show open rates for last week's SendGrid campaign", 5).candidates).to.deep.equal([]);
+      expect(first('show the 10 newest stripe customers')?.id).to.equal('stripe.customers.list');
+    });
   });
 });

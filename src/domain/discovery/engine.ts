@@ -584,7 +584,7 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
     const makesOneOf = (doc: number, made: JobTerm[]) => made.some((thing) => thing.alternatives.some(({ term: key }) => index.identities[doc].has(key)));
     const qualifies = (doc: number) =>
       scores[doc] >= MIN_SCORE &&
-      !(question && index.writes[doc]) &&
+      !((question || asksToSee) && index.writes[doc]) &&
       (actionMask === 0 || (performs(doc) & actionMask) !== 0) &&
       (objectMask === 0 || (namedMasks[doc] & objectMask) !== 0 || (transformsOnly && (performed[doc] & resultMask) !== 0)) &&
       (things.length === 0 || makesOneOf(doc, things) || things.some((thing) => (thing.describers ?? []).some((word) => index.identities[doc].has(word.alternatives[0]?.term ?? '')))) &&

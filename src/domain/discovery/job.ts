@@ -1,6 +1,6 @@
 import {
   ASKERS, CREATING_VERBS, DETERMINERS, GIVING_VERBS, HOW_TO_FOLLOWERS, IMPLIED_VERBS, MAKING_VERBS, MODIFIERS, NOUN_OPENERS, OPENING_VERBS, PARTICLE_VERBS, POLITE_OPENERS, PREPOSITIONS, SEARCH_VERBS, SEEING_VERBS,
-  QUESTION_AUXILIARIES, QUESTION_WORDS, SERVICE_NAMES, TOPIC_MARKERS, WRITING_VERBS, WRITTEN_DEEDS,
+  QUESTION_AUXILIARIES, QUESTION_WORDS, RESULT_VERBS, SERVICE_NAMES, TOPIC_MARKERS, WRITING_VERBS, WRITTEN_DEEDS,
 } from './lexicon.js';
 import { givesCode, givesDocument, identifierChunks, jobWords, quotes, stem, type JobWord } from './text.js';
 import { phraseAt, stopWords, type Vocabulary } from './vocabulary.js';
@@ -280,6 +280,7 @@ const FUZZY_MIN_LENGTH = 5;
 const MAX_JOB_TERMS = 32;
 
 const modifiers = new Set(MODIFIERS);
+const resultVerbs = new Set(RESULT_VERBS);
 const questionWords = new Set(QUESTION_WORDS);
 const questionAuxiliaries = new Set(QUESTION_AUXILIARIES);
 const howToFollowers = new Set(HOW_TO_FOLLOWERS);
@@ -559,6 +560,21 @@ function ownDeedAt(all: JobWord[], position: number): boolean {
   return (current === 'so' && (SUBJECTS.has(next) || next === 'that' || MODALS.has(then))) || ((current === 'before' || current === 'after') && SUBJECTS.has(next));
 }
 
+/**
+ * A clause after a comma telling what the asker does next with the answer (", I'll import them into Excel later",
+ * ", pasting into the sprint wiki"); not what the asker needs (", I need ...", ", I'd like ..."), which is the request,
+ * nor what happened (", I got the payload ...", ", we're blocked").
+ */
+function aftermathAt(all: JobWord[], position: number): boolean {
+  const [current, next] = [all[position].word, all[position + 1]?.word];
+  return all[position - 1]?.ends === ',' && ((ASKER_SUBJECTS.has(current) && next !== undefined && !stopWords.has(next) && !toldPast(next)) || AFTERMATH.has(current));
+}
+
+/** The asker as a subject ("I", "we"). */
+const ASKER_SUBJECTS = new Set(['i', 'we']);
+/** Words opening a clause of what the asker then does with the answer (", going into the wiki", ", gonna paste it"). */
+const AFTERMATH = new Set(['going', 'gonna', 'pasting', 'planning']);
+
 /** Words opening what a caller does with a job's result: "to scan ...", "before calling ...", "so I can ...". */
 function purposeAt(all: JobWord[], position: number, knows: (word: JobWord) => boolean): boolean {
   const [current, next, after] = [all[position], all[position + 1], all[position + 2]];
@@ -790,6 +806,8 @@ export function readJob(context: JobContext, text: string): Job {
     if (leadsObject.has(next.word)) return true;
     // Only the command's very first word is read as its verb this way.
     if (position !== all.findIndex((word, at) => at >= start && !politeOpeners.has(word.word)) || next.literal) return false;
+    // "clear all my unread notifications".
+    if (next.word === 'all' && !!after && (leadsObject.has(after.word) || OWNERS.has(after.word))) return true;
     if (alternativesOf(context, next.stem).some(({ term }) => context.providerNames.has(term))) return true;
     return !stopWords.has(next.word) && !knows(next) && !!after && prepositions.has(after.word);
   };
@@ -877,7 +895,8 @@ export function readJob(context: JobContext, text: string): Job {
     // "get the 20 latest HN submissions to scan for mentions of our product", "... before calling the weather API":
     // after a command and its object, what the caller does next is no part of the job. A clause of the asker's own
     // deed ends it once it has said what it is about ("the title of 978-1-4028-9462-6 before I buy it").
-    if (!question && purposeAt(all, position, knows) && terms.some((term, at) => (term.role === 'neutral' || term.role === 'action' || ownDeedAt(all, position)) && terms.slice(at).some((other) => other.role === 'object'))) break;
+    const ownClause = ownDeedAt(all, position) || aftermathAt(all, position);
+    if (!question && (purposeAt(all, position, knows) || ownClause) && terms.some((term, at) => (term.role === 'neutral' || term.role === 'action' || ownClause) && terms.slice(at).some((other) => other.role === 'object'))) break;
     // A request after sentences setting the scene opens as a command does.
     if ((position === start && start > 0) || (scene[position - 1] && !scene[position])) {
       // What a label or preface said is no verb's object, and the command's first word opens it.
@@ -1018,6 +1037,12 @@ export function readJob(context: JobContext, text: string): Job {
     if (opening && !question && openingVerbs.has(current.word) && leadsObject.has(all[position + 1]?.word ?? '')) role = 'action';
     // "flag an abusive comment": a known word that is no verb, opening the command before a determiner, is its verb.
     if (opening && !question && role === 'object' && alternatives.length > 0 && !alternatives.some(({ term: key }) => context.titles.has(key)) && !current.nameLike && !current.literal && THING_DETERMINERS.has(all[position + 1]?.word ?? '') && !all[position].ends && position === all.findIndex((word, at) => at >= start && !politeOpeners.has(word.word))) role = 'action';
+    // "squash-merge pull request 7", "force-push main": a deed opening the job after a word joined to it by a hyphen;
+    // before a result verb that word names the result ("URL-encode", "hex-encode"), which the verb gives.
+    const sentenceOpens = (at: number) => at === start || all[at - 1]?.ends === '.';
+    if (!question && sentenceOpens(position - 1) && previous?.hyphenated && verbIn(actionVerbs, current.word) && !resultVerbs.has(current.word)) role = 'action';
+    // "bulk delete all spam comments": a word no task knows opening a sentence before a deed and its object describes the deed.
+    if (!question && sentenceOpens(position - 1) && previous && !previous.hyphenated && !knows(previous) && !previous.nameLike && !previous.literal && !stopWords.has(previous.word) && verbIn(actionVerbs, current.word) && (leadsObject.has(all[position + 1]?.word ?? '') || all[position + 1]?.word === 'all')) role = 'action';
     // "open a savings account", "open a new ticket": opening one of a kind makes it; catching one ("catch a Mewtwo")
     // is a deed too.
     if (!question && (current.word === 'open' || current.word === 'catch') && ['a', 'an'].includes(all[position + 1]?.word ?? '')) role = 'action';
