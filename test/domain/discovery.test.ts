@@ -1485,10 +1485,12 @@ describe('discovery engine', () => {
       expect(first('Could you generate four UUIDs for me?')?.id).to.equal('builtin.uuid.generate');
     });
 
-    it('reads "new" opening a job before one thing as asking for a new one ("new slack channel design"), not before recent ones', () => {
+    it('reads "new" opening a job before one thing as asking for a new one ("new slack channel design"), not before recent ones, and what "make" asks for', () => {
       expect(rank(builtin, 'new slack channel marketing', 5).candidates).to.deep.equal([]);
       expect(rank(builtin, "new gh repo 'scratchpad'", 5).candidates).to.deep.equal([]);
       expect(first('new submissions on hacker news')?.id).to.equal('hacker-news.stories.new');
+      // So is what "make" asks for: "make a private slack channel".
+      expect(rank(builtin, 'make a private slack channel for the design team', 5).candidates).to.deep.equal([]);
     });
 
     it('reads a word no task knows opening a command before "all my" as its verb ("clear all my unread notifications")', () => {

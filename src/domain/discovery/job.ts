@@ -372,10 +372,12 @@ const TEXTS = new Set(['string', 'text', 'strings']);
 /** Words saying a thing is to be made, after "a": "a new repo", "a fresh channel". */
 const NEW = new Set(['new', 'fresh']);
 
-/** Whether the thing at `position` is asked for as a new one ("a new private repo", "a brand new channel", "new slack channel #q4"). */
+/** Whether the thing at `position` is asked for as a new one ("a new private repo", "a brand new channel", "new slack channel #q4", "make a channel"). */
 function madeAt(all: JobWord[], position: number): boolean {
   let at = position - 1;
   while (at >= 0 && !NEW.has(all[at].word) && !stopWords.has(all[at].word) && !all[at].literal && position - at <= 4) at -= 1;
+  // "make a private slack channel": what "make" asks for, with no deed of its own, is a new thing.
+  if ((all[at]?.word === 'a' || all[at]?.word === 'an') && all[at - 1]?.word === 'make') return true;
   if (at < 0 || !NEW.has(all[at].word)) return false;
   const before = all[at - 1]?.word === 'brand' ? all[at - 2] : all[at - 1];
   // Opening the job, only one thing is new ("new gh repo 'dotfiles'"); new things are recent ones ("new submissions on HN").
