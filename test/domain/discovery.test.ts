@@ -1519,5 +1519,17 @@ describe('discovery engine', () => {
       expect(rank(builtin, "show open rates for last week's SendGrid campaign", 5).candidates).to.deep.equal([]);
       expect(first('show the 10 newest stripe customers')?.id).to.equal('stripe.customers.list');
     });
+
+    it('reads a new thing named by a phrase as asked for ("a new public IP address")', () => {
+      expect(readJob(builtin, 'get me a new public IP address').terms.find((term) => term.word === 'ip address')?.made).to.equal(true);
+      expect(rank(builtin, 'get me a new public IP address', 5).candidates).to.deep.equal([]);
+      expect(first('what is my public ip address')?.id).to.equal('ipify.ip.public');
+    });
+
+    it('reads tickets or seats for an event as nothing a task gives, not issue tickets of a repository', () => {
+      expect(rank(builtin, 'get me 3 tickets for the Celtics game', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'two seats for Wicked on Broadway', 5).candidates).to.deep.equal([]);
+      expect(first('open tickets for octo/site')?.id).to.equal('github.issues.list');
+    });
   });
 });

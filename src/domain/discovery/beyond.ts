@@ -49,6 +49,17 @@ const TRADES = new Set(['dentist', 'doctor', 'gp', 'vet', 'plumber', 'electricia
 /** Words saying when ("on friday", "in the morning"). */
 export const WHEN = new Set(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'today', 'tomorrow', 'tonight', 'morning', 'afternoon', 'evening', 'week', 'weekend', 'mon', 'tue', 'wed', 'thu', 'thurs', 'fri', 'sat', 'sun']);
 
+/** Words for admission to an event. */
+const TICKETS = new Set(['ticket', 'tickets', 'tix', 'seat', 'seats']);
+
+/**
+ * Whether the job asks for tickets or seats to an event ("2 tickets for the Lakers game", "seats for Hamilton on
+ * Broadway"): not issue tickets in a repository ("tickets for acme/api"), which a path or an id names.
+ */
+export function asksTickets(all: JobWord[]): boolean {
+  return all.some((word, at) => TICKETS.has(word.word) && (all[at + 1]?.word === 'for' || all[at + 1]?.word === 'to') && !all.slice(at + 2).some((later) => later.literal));
+}
+
 /** Verbs booking a time with someone. */
 export const BOOKING = new Set(['book', 'schedule', 'reserve', 'arrange']);
 

@@ -4,7 +4,7 @@ import {
 } from './lexicon.js';
 import { givesCode, givesDocument, identifierChunks, jobWords, quotes, stem, type JobWord } from './text.js';
 import { phraseAt, stopWords, type Vocabulary } from './vocabulary.js';
-import { asksOpeningHours, asksPrediction, asksStandingWatch, asksStock, asksTimeOfEvent, asksWhereabouts, booksWithOthers, BOOKING, changesAccess, changesUnknown, holdsFile, OWN_KIND_DETERMINERS, namesCrypto, pricesUnknown, SENDING, sendsUnknown, SERVICE_VERBS, WHEN } from './beyond.js';
+import { asksOpeningHours, asksPrediction, asksTickets, asksStandingWatch, asksStock, asksTimeOfEvent, asksWhereabouts, booksWithOthers, BOOKING, changesAccess, changesUnknown, holdsFile, OWN_KIND_DETERMINERS, namesCrypto, pricesUnknown, SENDING, sendsUnknown, SERVICE_VERBS, WHEN } from './beyond.js';
 import { actionVerbs, askers, basesOf, DESCRIBING, determiners, formChangingVerbs, neutralVerbs, openResultVerbs, PARTICIPLE, verbIn, WRITINGS } from './words.js';
 
 /**
@@ -952,7 +952,8 @@ export function readJob(context: JobContext, text: string): Job {
       // Function words meaning a thing ("can you" = supported, "who am i" = account) are no manner of asking.
       const manner = (words.every((word) => stopWords.has(word)) && (context.vocabulary.synonyms.get(phrase.join(' ')) ?? []).every((synonym) => synonym.includes(' '))) || undefined;
       const target = INTO.has(words[0]) || undefined;
-      place(phrase.join(' '), { word: words.join(' '), role, alternatives: alternativesOf(context, phrase.join(' ')), manner, target }, position, position + phrase.length);
+      const made = (role === 'object' && madeAt(all, position)) || undefined;
+      place(phrase.join(' '), { word: words.join(' '), role, alternatives: alternativesOf(context, phrase.join(' ')), manner, target, made }, position, position + phrase.length);
       position += phrase.length - 1;
       continue;
     }
@@ -1100,7 +1101,7 @@ export function readJob(context: JobContext, text: string): Job {
   if (terms.every((term) => term.role !== 'object' || term.alternatives.length === 0) && terms.some((term) => term.role === 'action' && formChangingVerbs.has(term.word)) && all.some((word) => word.nameLike && !knows(word))) elsewhere = true;
   // Opening hours, the time something happens, a prediction, a company's stock, sharing, a crypto-asset, the
   // asker's whereabouts, a file the asker holds, a standing watch.
-  if (asksOpeningHours(all) || asksTimeOfEvent(all) || asksPrediction(all) || asksStock(all) || (!question && changesAccess(all)) || namesCrypto(all, context.names) || asksWhereabouts(all) || holdsFile(all, knows) || (!question && asksStandingWatch(all))) elsewhere = true;
+  if ((asksTickets(all) && !namesProvider) || asksOpeningHours(all) || asksTimeOfEvent(all) || asksPrediction(all) || asksStock(all) || (!question && changesAccess(all)) || namesCrypto(all, context.names) || asksWhereabouts(all) || holdsFile(all, knows) || (!question && asksStandingWatch(all))) elsewhere = true;
   // "what was the temperature in Paris on July 14, 1990": a question in the past about a date.
   const asksPast = question && !!(gives & (GIVES_DATE | GIVES_RANGE)) && all.some((word) => PAST_AUXILIARIES.has(word.word));
   // A verb setting the scene ("I'm about to walk the dog, how windy is it") has no object the job seeks.
