@@ -4,10 +4,10 @@ import { actionVerbs, askers, DESCRIBING, determiners, neutralVerbs, PARTICIPLE,
 
 /**
  * Readings by which a job is about something the catalog does not reach (docs/discovery.md, "Things no task
- * knows"): a price or a state of a thing no task knows, a booking with someone else, opening hours, the time
- * something happens, a prediction, a company's stock, sharing, the asker's whereabouts, a file the asker holds, a
- * kind of thing no task makes, a thing no task changes. Reading the job (job.ts) calls them where each applies and
- * marks the job elsewhere when one holds.
+ * knows"): a price or a state of a thing no task knows, tickets to an event, a booking with someone else, opening
+ * hours, the time something happens, a prediction, a company's stock, sharing, the asker's whereabouts, a file the
+ * asker holds, a kind of thing no task makes, a thing no task changes. Reading the job (job.ts) calls them where
+ * each applies and marks the job elsewhere when one holds.
  */
 
 /** Words asking what a thing costs or is worth, or how it stands. */

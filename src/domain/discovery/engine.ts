@@ -93,7 +93,7 @@ export interface DiscoveryIndex extends JobContext {
    * what it makes, when it makes something, not where ("calendar", "spreadsheet").
    */
   identities: Set<string>[];
-  /** Input patterns only identifiers meet (see `identifierPatterns`), each with the tasks taking a value by it and the kind of thing it identifies. */
+  /** Input patterns only identifiers meet (see `identifierPatterns`). */
   identifierPatterns: IdentifierPattern[];
   /**
    * Per-document work space of `rank`, zero between calls: ranking is synchronous, so one set per index
@@ -107,10 +107,7 @@ function requiredOf(task: Task): string[] {
   return (task.input as { required?: string[] }).required ?? [];
 }
 
-/**
- * The input patterns of the tasks that no word of the index (in lower, capitalised or upper case) and no ordinary
- * number meets ("^cus_[A-Za-z0-9]+$", an ISBN's digits): a value they accept in a job names what it is.
- */
+/** An input pattern only identifiers meet, with the tasks taking a value by it. */
 interface IdentifierPattern {
   pattern: RegExp;
   docs: number[];
@@ -118,6 +115,10 @@ interface IdentifierPattern {
   kind: string[];
 }
 
+/**
+ * The input patterns of the tasks that no word of the index (in lower, capitalised or upper case) and no ordinary
+ * number meets ("^cus_[A-Za-z0-9]+$", an ISBN's digits): a value they accept in a job names what it is.
+ */
 function identifierPatterns(tasks: Task[], terms: Iterable<string>): IdentifierPattern[] {
   const samples = [...terms].filter((term) => !term.includes(' ')).flatMap((term) => [term, term[0].toUpperCase() + term.slice(1), term.toUpperCase()]);
   for (let number = 0; number < ORDINARY_NUMBERS; number += 1) samples.push(String(number), String(number).padStart(2, '0'), (number / 100).toFixed(2));

@@ -808,7 +808,7 @@ export function readJob(context: JobContext, text: string): Job {
     if (leadsObject.has(next.word)) return true;
     // Only the command's very first word is read as its verb this way.
     if (position !== all.findIndex((word, at) => at >= start && !politeOpeners.has(word.word)) || next.literal) return false;
-    // "clear all my unread notifications".
+    // "clear all my unread notifications": "all" before a determiner or an owner leads the object too.
     if (next.word === 'all' && !!after && (leadsObject.has(after.word) || OWNERS.has(after.word))) return true;
     if (alternativesOf(context, next.stem).some(({ term }) => context.providerNames.has(term))) return true;
     return !stopWords.has(next.word) && !knows(next) && !!after && prepositions.has(after.word);
@@ -871,6 +871,8 @@ export function readJob(context: JobContext, text: string): Job {
   /** Where the job's last sentence starts: earlier sentences may only set the scene. */
   const lastSentence = all.findLastIndex((word, at) => word.ends === '.' && at < all.length - 1) + 1;
   const providerOpens = !!all[start] && alternativesOf(context, all[start].stem).some(({ term }) => context.providerNames.has(term));
+  /** Whether the word at `at` opens the command or a later sentence. */
+  const sentenceOpens = (at: number) => at === start || all[at - 1]?.ends === '.';
   /** Writing verbs putting words on or in a thing. */
   const writing: JobTerm[] = [];
   if (implied) {
@@ -1042,7 +1044,6 @@ export function readJob(context: JobContext, text: string): Job {
     if (opening && !question && role === 'object' && alternatives.length > 0 && !alternatives.some(({ term: key }) => context.titles.has(key)) && !current.nameLike && !current.literal && THING_DETERMINERS.has(all[position + 1]?.word ?? '') && !all[position].ends && position === all.findIndex((word, at) => at >= start && !politeOpeners.has(word.word))) role = 'action';
     // "squash-merge pull request 7", "force-push main": a deed opening the job after a word joined to it by a hyphen;
     // before a result verb that word names the result ("URL-encode", "hex-encode"), which the verb gives.
-    const sentenceOpens = (at: number) => at === start || all[at - 1]?.ends === '.';
     if (!question && sentenceOpens(position - 1) && previous?.hyphenated && verbIn(actionVerbs, current.word) && !resultVerbs.has(current.word)) role = 'action';
     // "bulk delete all spam comments": a word no task knows opening a sentence before a deed and its object describes the deed.
     if (!question && sentenceOpens(position - 1) && previous && !previous.hyphenated && !knows(previous) && !previous.nameLike && !previous.literal && !stopWords.has(previous.word) && verbIn(actionVerbs, current.word) && (leadsObject.has(all[position + 1]?.word ?? '') || all[position + 1]?.word === 'all')) role = 'action';
