@@ -1531,5 +1531,11 @@ describe('discovery engine', () => {
       expect(rank(builtin, 'two seats for Wicked on Broadway', 5).candidates).to.deep.equal([]);
       expect(first('open tickets for octo/site')?.id).to.equal('github.issues.list');
     });
+
+    it('reads a phrase meaning a modifier ("at the moment") as one, so it names nothing a job is about', () => {
+      expect(readJob(builtin, 'how crowded is the zoo at the moment').terms.find((term) => term.word === 'at the moment')?.role).to.equal('modifier');
+      expect(rank(builtin, 'how crowded is the zoo at the moment?', 5).candidates).to.deep.equal([]);
+      expect(first('is it raining in Lisbon at the moment')?.id).to.equal('open-meteo.weather.current');
+    });
   });
 });

@@ -950,12 +950,14 @@ export function readJob(context: JobContext, text: string): Job {
     }
     if (phrase) {
       const words = all.slice(position, position + phrase.length).map((word) => word.word);
-      const role = roleOf(words[0], previous, all[position + phrase.length], question) === 'action' ? 'action' : 'object';
+      const alternatives = alternativesOf(context, phrase.join(' '));
+      // "at the moment", "later today": a phrase meaning a modifier ("now", "tomorrow") is one.
+      const role = roleOf(words[0], previous, all[position + phrase.length], question) === 'action' ? 'action' : alternatives.some(({ term }) => modifiers.has(term)) ? 'modifier' : 'object';
       // Function words meaning a thing ("can you" = supported, "who am i" = account) are no manner of asking.
       const manner = (words.every((word) => stopWords.has(word)) && (context.vocabulary.synonyms.get(phrase.join(' ')) ?? []).every((synonym) => synonym.includes(' '))) || undefined;
       const target = INTO.has(words[0]) || undefined;
       const made = (role === 'object' && madeAt(all, position)) || undefined;
-      place(phrase.join(' '), { word: words.join(' '), role, alternatives: alternativesOf(context, phrase.join(' ')), manner, target, made }, position, position + phrase.length);
+      place(phrase.join(' '), { word: words.join(' '), role, alternatives, manner, target, made }, position, position + phrase.length);
       position += phrase.length - 1;
       continue;
     }
