@@ -1537,5 +1537,10 @@ describe('discovery engine', () => {
       expect(rank(builtin, 'how crowded is the zoo at the moment?', 5).candidates).to.deep.equal([]);
       expect(first('is it raining in Lisbon at the moment')?.id).to.equal('open-meteo.weather.current');
     });
+
+    it('reads a provider\'s name before the thing a reading verb seeks as where it is, not what ("list Stripe subscriptions")', () => {
+      expect(rank(builtin, 'list Stripe subscriptions', 5).candidates).to.deep.equal([]);
+      expect(first('list stripe charges')?.id).to.equal('stripe.charges.list');
+    });
   });
 });

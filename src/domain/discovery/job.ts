@@ -860,6 +860,9 @@ export function readJob(context: JobContext, text: string): Job {
         describing = to;
         return;
       }
+      // "list Stripe subscriptions": a provider's name before the thing sought says where it is, not what.
+      const next = all[to];
+      if (verb.role === 'neutral' && !sought && term.alternatives.some(({ term: key }) => context.providerNames.has(key)) && !all[to - 1].ends && !!next && !next.literal && !stopWords.has(next.word) && !modifiers.has(next.word)) return;
       // A verb opening a command that only says the deed ("shoot a welcome email") asks to see nothing.
       if (verb.role === 'neutral' && verbIn(neutralVerbs, verb.word) && !term.topic) sought ??= term;
       else if (verbIn(actionVerbs, term.word) && verbIn(makingVerbs, verb.word)) verb.object ??= term;
