@@ -1542,5 +1542,11 @@ describe('discovery engine', () => {
       expect(rank(builtin, 'list Stripe subscriptions', 5).candidates).to.deep.equal([]);
       expect(first('list stripe charges')?.id).to.equal('stripe.charges.list');
     });
+
+    it('reads a well-known service\'s name before a plural of a thing some task knows as that service\'s things ("open Jira tickets")', () => {
+      expect(rank(builtin, 'open Jira tickets in the MOBILE project', 5).candidates).to.deep.equal([]);
+      expect(rank(builtin, 'any new GitLab notifications?', 5).candidates).to.deep.equal([]);
+      expect(first('any new GitHub notifications?')?.id).to.equal('github.notifications.list');
+    });
   });
 });

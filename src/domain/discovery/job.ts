@@ -249,6 +249,9 @@ function whereService(all: JobWord[], position: number, knows: (word: JobWord) =
   if (owner && OWNERS.has(owner.word)) return true;
   const next = all[position + 1];
   if (previous.word === 'the' && !!next && !next.literal && !stopWords.has(next.word) && knows(next)) return true;
+  // "open Jira tickets", "what GitLab issues", "unread Outlook emails": before a plural of a thing some task knows, the
+  // service's own things, whatever comes before.
+  if (!!next && !next.literal && /[^s]s$/.test(next.word) && knows(next) && !prepositions.has(previous.word)) return true;
   const at = previous.word === 'the' ? position - 2 : position - 1;
   const preposition = all[at]?.word ?? '';
   if (INSIDE.has(preposition) || BY_MEANS.has(preposition)) return true;
