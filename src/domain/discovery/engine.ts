@@ -1,9 +1,9 @@
 import type { Catalog, Task } from '../catalog/types.js';
 import { GIVES_AMOUNT, GIVES_CHANNEL, GIVES_CODE, GIVES_DATE, GIVES_DOCUMENT, GIVES_ENCODED, GIVES_PATH, GIVES_RANGE, GIVES_TIME, GIVES_TOPIC, GIVES_YEAR, readJob, type JobContext, type JobTerm } from './job.js';
 import { CREATING_VERBS, MODIFIERS, RESULT_VERBS } from './lexicon.js';
-import { identifierChunks, stem, words } from './text.js';
+import { stem, words } from './text.js';
 import { buildVocabulary, textTerms, type Vocabulary } from './vocabulary.js';
-import { actionVerbs, formChangingVerbs, openResultVerbs } from './words.js';
+import { actionVerbs, formChangingVerbs, openResultVerbs, resultVerbs } from './words.js';
 
 /**
  * The discovery engine (docs/discovery.md): BM25F over each active task's id, title, description,
@@ -47,7 +47,6 @@ const PATTERN_FIT = 1.3;
 /** Numbers below this, and amounts below a hundredth of it, are ordinary (counts, days, years, prices): an input pattern accepting one is no identifier's. */
 const ORDINARY_NUMBERS = 10_000;
 
-const resultVerbs = new Set(RESULT_VERBS);
 const resultStems = new Set(RESULT_VERBS.map(stem));
 const actionStems = new Set([...actionVerbs].map(stem));
 /** Deeds of making a thing: creating it, and generating, making, posting, sending or minting one. */
@@ -479,7 +478,7 @@ function best(docs: Iterable<number>, count: number, better: Order): number[] {
  * something ("schedule a meeting" before listing the schedule).
  */
 export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking {
-  const { terms, question, asksToSee, searches, sought, identifies, gives, elsewhere, asksPast, asksOf } = readJob(index, job);
+  const { terms, question, asksToSee, searches, sought, identifies, identifiers, gives, elsewhere, asksPast, asksOf } = readJob(index, job);
   const { scores, masks, namedMasks, termBest, performed } = index.scratch;
   const touched: number[] = [];
   const performing: number[] = [];
@@ -555,10 +554,9 @@ export function rank(index: DiscoveryIndex, job: string, limit: number): Ranking
     const fits = gives & GIVES_RANGE ? gives & ~GIVES_DATE : gives;
     const listed = terms.find((term) => term.role === 'object' && !term.topic && term.alternatives.length > 0 && /[^s]s$/.test(term.word) && !index.providerNames.has(term.alternatives[0].term));
     const wantsQuery = !searches && !(gives & GIVES_TOPIC);
-    const chunks = identifierChunks(job);
-    if (chunks.length > 0) {
+    if (identifiers.length > 0) {
       for (const { pattern, docs } of index.identifierPatterns) {
-        if (chunks.some((chunk) => pattern.test(chunk))) for (const doc of docs) if (masks[doc] !== 0) scores[doc] *= PATTERN_FIT;
+        if (identifiers.some((chunk) => pattern.test(chunk))) for (const doc of docs) if (masks[doc] !== 0) scores[doc] *= PATTERN_FIT;
       }
     }
     for (const doc of touched) {

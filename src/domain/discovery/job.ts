@@ -1,11 +1,11 @@
 import {
   ASKERS, CREATING_VERBS, DETERMINERS, GIVING_VERBS, HOW_TO_FOLLOWERS, IMPLIED_VERBS, MAKING_VERBS, MODIFIERS, NOUN_OPENERS, OPENING_VERBS, PARTICLE_VERBS, POLITE_OPENERS, PREPOSITIONS, SEARCH_VERBS, SEEING_VERBS,
-  QUESTION_AUXILIARIES, QUESTION_WORDS, RESULT_VERBS, SERVICE_NAMES, TOPIC_MARKERS, WRITING_VERBS, WRITTEN_DEEDS,
+  QUESTION_AUXILIARIES, QUESTION_WORDS, SERVICE_NAMES, TOPIC_MARKERS, WRITING_VERBS, WRITTEN_DEEDS,
 } from './lexicon.js';
 import { givesCode, givesDocument, identifierChunks, jobWords, quotes, stem, type JobWord } from './text.js';
 import { phraseAt, stopWords, type Vocabulary } from './vocabulary.js';
 import { asksOpeningHours, asksPrediction, asksTickets, asksStandingWatch, asksStock, asksTimeOfEvent, asksWhereabouts, booksWithOthers, BOOKING, changesAccess, changesUnknown, holdsFile, OWN_KIND_DETERMINERS, namesCrypto, pricesUnknown, SENDING, sendsUnknown, SERVICE_VERBS, WHEN } from './beyond.js';
-import { actionVerbs, askers, basesOf, DESCRIBING, determiners, formChangingVerbs, neutralVerbs, openResultVerbs, PARTICIPLE, verbIn, WRITINGS } from './words.js';
+import { actionVerbs, askers, basesOf, DESCRIBING, determiners, formChangingVerbs, neutralVerbs, openResultVerbs, PARTICIPLE, resultVerbs, verbIn, WRITINGS } from './words.js';
 
 /**
  * Reading a job sentence into the terms discovery weighs (docs/discovery.md, "Action and object words").
@@ -73,6 +73,8 @@ export interface Job {
   elsewhere: boolean;
   /** Carries something that may identify one record: a chunk with digits, a URL, a path, an address, quoted text. */
   identifies: boolean;
+  /** Its chunks that may be identifiers ("cus_9s6X", an ISBN without its hyphens), see `identifierChunks`. */
+  identifiers: string[];
   /** Stems of what the job asks of a named thing ("capital" of "the capital of Chile"): an answer, not an input. */
   asksOf: string[];
   /** A question in the past about a date given ("what was the weather in Chicago on 4 July 1976"): only a task taking a date answers it. */
@@ -283,7 +285,6 @@ const FUZZY_MIN_LENGTH = 5;
 const MAX_JOB_TERMS = 32;
 
 const modifiers = new Set(MODIFIERS);
-const resultVerbs = new Set(RESULT_VERBS);
 const questionWords = new Set(QUESTION_WORDS);
 const questionAuxiliaries = new Set(QUESTION_AUXILIARIES);
 const howToFollowers = new Set(HOW_TO_FOLLOWERS);
@@ -1078,7 +1079,8 @@ export function readJob(context: JobContext, text: string): Job {
     place(current.stem, term, position);
   }
   // "what's on file for cus_9s6X": an identifier of a kind names that kind of thing.
-  for (const word of identifierChunks(text).flatMap((chunk) => context.kindsOf(chunk))) {
+  const identifiers = identifierChunks(text);
+  for (const word of identifiers.flatMap((chunk) => context.kindsOf(chunk))) {
     const alternatives = alternativesOf(context, stem(word));
     if (alternatives.length > 0) add(stem(word), { word, role: 'object', alternatives });
   }
@@ -1114,5 +1116,5 @@ export function readJob(context: JobContext, text: string): Job {
   // "what was the temperature in Paris on July 14, 1990": a question in the past about a date.
   const asksPast = question && !!(gives & (GIVES_DATE | GIVES_RANGE)) && all.some((word) => PAST_AUXILIARIES.has(word.word));
   // A verb setting the scene ("I'm about to walk the dog, how windy is it") has no object the job seeks.
-  return { terms, question, asksToSee, searches, sought: afterContext ? undefined : sought, gives, identifies, elsewhere, asksPast, asksOf: askedOf(all) };
+  return { terms, question, asksToSee, searches, sought: afterContext ? undefined : sought, gives, identifies, identifiers, elsewhere, asksPast, asksOf: askedOf(all) };
 }

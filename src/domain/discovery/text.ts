@@ -107,9 +107,12 @@ const ZONE_NAME = /^(Africa|America|Antarctica|Asia|Atlantic|Australia|Europe|In
 /** An ISO 8601 date and time ("2025-06-01T14:00Z"): a moment, which a task converting a time takes. */
 const DATE_TIME = /^(19|20)\d\d-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)?$/iu;
 
+/** Digits written with hyphens between them, as ISBNs are ("978-0-7432-7356-5"). */
+const DIGITS_AND_HYPHENS = /^[\d-]+[\dXx]$/u;
+
 /** Whether a chunk of digits and hyphens is an ISBN: 13 digits opening 978 or 979, or 10 with a valid check digit. */
 function isIsbn(chunk: string): boolean {
-  if (!/^[\d-]+[\dXx]$/u.test(chunk)) return false;
+  if (!DIGITS_AND_HYPHENS.test(chunk)) return false;
   const digits = chunk.replace(/-/g, '').toUpperCase();
   if (/^97[89]\d{10}$/.test(digits)) return true;
   if (!/^\d{9}[\dX]$/.test(digits)) return false;
@@ -255,5 +258,5 @@ export function identifierChunks(job: string): string[] {
     .split(/\s+/u)
     .map((chunk) => chunk.replace(/^[^\p{L}\p{N}_]+|[^\p{L}\p{N}_]+$/gu, ''))
     .filter((chunk) => /[\p{N}_]/u.test(chunk))
-    .map((chunk) => (/^\d[\d-]*[\dXx]$/u.test(chunk) ? chunk.replaceAll('-', '') : chunk));
+    .map((chunk) => (DIGITS_AND_HYPHENS.test(chunk) ? chunk.replaceAll('-', '') : chunk));
 }

@@ -1,4 +1,4 @@
-import { ACTION_VERBS, ASKERS, DETERMINERS, FORM_CHANGING_VERBS, NEUTRAL_VERBS, OPEN_RESULT_VERBS } from './lexicon.js';
+import { ACTION_VERBS, ASKERS, DETERMINERS, FORM_CHANGING_VERBS, NEUTRAL_VERBS, OPEN_RESULT_VERBS, RESULT_VERBS } from './lexicon.js';
 
 /**
  * The word lists as sets, and what a single word is to them (docs/discovery.md, "Reading a job"): shared by
@@ -9,6 +9,7 @@ export const actionVerbs = new Set(ACTION_VERBS);
 export const neutralVerbs = new Set(NEUTRAL_VERBS);
 export const determiners = new Set(DETERMINERS);
 export const askers = new Set(ASKERS);
+export const resultVerbs = new Set(RESULT_VERBS);
 export const openResultVerbs = new Set(OPEN_RESULT_VERBS);
 export const formChangingVerbs = new Set(FORM_CHANGING_VERBS);
 
