@@ -2436,6 +2436,10 @@ export interface components {
             input: {
                 [key: string]: unknown;
             };
+            /** @description JSON Schema of the provider's answer, or null when the catalog does not say; never used to refuse an answer */
+            output: {
+                [key: string]: unknown;
+            } | null;
             /** @enum {string} */
             auth: "none" | "api_key" | "oauth2";
             platform_credential: boolean;

@@ -150,6 +150,7 @@ export const records = {
     keywords: list(text()),
     scopes: list(text()).description('provider scopes an account connection needs for this task'),
     input: Joi.object().unknown(true).description('JSON Schema of the task input'),
+    output: nullable(Joi.object().unknown(true)).description("JSON Schema of the provider's answer, or null when the catalog does not say; never used to refuse an answer"),
     auth: providerAuth(),
     platform_credential: Joi.boolean(),
     zero_retention: Joi.boolean(),

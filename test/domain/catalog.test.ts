@@ -247,6 +247,31 @@ describe('catalog validation', () => {
     expect(problems.filter((p) => p.startsWith(`${file}: tasks[4].`))).to.deep.equal([]);
   });
 
+  it('takes an output schema, held to the JSON Schema meta-schema, known keywords and local references', () => {
+    const output = (schema: unknown) => task({ id: `acme.out${Math.random().toString(36).slice(2, 8)}`, output: schema });
+    const answer = { type: 'array', items: { $ref: '#/definitions/thing' }, definitions: { thing: { type: 'object', properties: { id: { type: 'integer', readOnly: true } } } } };
+    const good = write('output-good.yaml', JSON.stringify({ providers: [provider], tasks: [task({ output: answer })] }));
+    expect(buildCatalog([...builtinCatalogFiles(), good], {}, {}).catalog.tasks.get('acme.thing.get')!.output).to.deep.equal(answer);
+    const file = write('output-bad.yaml', JSON.stringify({
+      providers: [provider],
+      tasks: [
+        output({ type: 'object', properties: { id: { type: 'strin' } } }),
+        output({ type: 'object', propertys: { id: { type: 'string' } } }),
+        output({ type: 'array', items: [{ type: 'string', example: 'x' }] }),
+        output({ allOf: [{ $ref: '#/definitions/missing' }, { $ref: 'https://example.com/schema.json' }] }),
+        output('object'),
+      ],
+    }));
+    expect(problemsOf(file)).to.deep.equal([
+      `${file}: tasks[4].output: must be of type object`,
+      `${file}: tasks[0].output.properties.id.type: must be equal to one of the allowed values`,
+      `${file}: tasks[1].output.propertys: is not a JSON Schema keyword`,
+      `${file}: tasks[2].output.items[0].example: is not a JSON Schema keyword`,
+      `${file}: tasks[3].output.allOf[0].$ref: must be a #/... pointer into this schema`,
+      `${file}: tasks[3].output.allOf[1].$ref: must be a #/... pointer into this schema`,
+    ]);
+  });
+
   it('reports unreadable, malformed and misshapen files in one line each', () => {
     expect(problemsOf(path.join(dir, 'missing.yaml'))).to.deep.equal([`${path.join(dir, 'missing.yaml')}: cannot be read`]);
     const broken = write('broken.json', '{"providers": [');

@@ -7,12 +7,12 @@ import { eachDialect, problem, type Harness } from '../support/harness.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'gw-catalog-files-'));
 
-/** The self-hoster's example from docs/catalog.md, as written: a city-based task of a capability whose built-in tasks take coordinates. */
+/** A self-hoster's city-based task (with an output schema) of a capability whose built-in tasks take coordinates. */
 const acmeFile = path.join(dir, 'acme.yaml');
 writeFileSync(
   acmeFile,
   `providers: [{slug: acme, name: Acme Weather, base_url: https://api.acme.example, auth: {type: none}, zero_retention: false, probe: {method: GET, path: /me}}]
-tasks: [{id: acme.weather.current, provider: acme, capability: weather.current, kind: data, title: Current weather for a city, description: "Current temperature, wind and conditions for a named city.", keywords: [forecast, temperature], price_usd: 0.002, scopes: [], input: {type: object, properties: {city: {type: string}, units: {enum: [metric, imperial]}}, required: [city]}, request: {method: GET, path: "/weather/{city}", query: {units: "{units}"}}, status: active}]
+tasks: [{id: acme.weather.current, provider: acme, capability: weather.current, kind: data, title: Current weather for a city, description: "Current temperature, wind and conditions for a named city.", keywords: [forecast, temperature], price_usd: 0.002, scopes: [], input: {type: object, properties: {city: {type: string}, units: {enum: [metric, imperial]}}, required: [city]}, request: {method: GET, path: "/weather/{city}", query: {units: "{units}"}}, output: {type: object, properties: {temperature: {type: number}}, required: [temperature]}, status: active}]
 `,
 );
 
@@ -52,6 +52,13 @@ eachDialect(
       expect(res.json.output).to.deep.equal({ temperature: 3 });
       expect(res.json.receipt).to.include({ identity: 'anonymous', quoted_usd: 0.002 });
       expect(acme.requests.map((r) => [r.path, r.query])).to.deep.equal([['/weather/Oslo', { units: 'metric' }]]);
+    });
+
+    it('returns an answer unchanged even when it does not match the output schema the file declares', async () => {
+      acme.on('GET', '/weather/Oslo', { json: { temp: 'cold', extra: [1] } });
+      const res = await run(h(), 'acme.weather.current', { city: 'Oslo' });
+      expect(res.statusCode).to.equal(200);
+      expect(res.json.output).to.deep.equal({ temp: 'cold', extra: [1] });
     });
 
     it('stands in for another route when the input is a city', async () => {

@@ -76,7 +76,7 @@ eachDialect(
     });
 
     describe('GET /v1/tasks/{id}', () => {
-      it('shows what a caller needs to run the task: price, input schema, scopes and credential kind', async () => {
+      it('shows what a caller needs to run the task: price, input and output schemas, scopes and credential kind', async () => {
         const res = await get('/v1/tasks/acme.weather.current', { 'svc-principal': 'user:ada' });
         expect(res.statusCode).to.equal(200);
         expect(res.json).to.deep.equal({
@@ -95,6 +95,7 @@ eachDialect(
             properties: { latitude: { type: 'number' }, longitude: { type: 'number' } },
             required: ['latitude', 'longitude'],
           },
+          output: { type: 'object', properties: { temperature: { type: 'number', description: 'degrees Celsius' } } },
           auth: 'api_key',
           platform_credential: true,
           zero_retention: true,
@@ -102,6 +103,7 @@ eachDialect(
         const account = (await get('/v1/tasks/github.issues.create')).json;
         expect(account).to.include({ kind: 'account', auth: 'oauth2', platform_credential: false });
         expect(account.scopes).to.deep.equal(['repo']);
+        expect(account.output, 'a task whose catalog entry says nothing of its answer').to.equal(null);
         expect(res.payload).to.not.include(PLATFORM_SECRET);
       });
 

@@ -74,6 +74,14 @@ eachDialect('the API document', (get) => {
     expect(Object.keys(problem.properties)).to.include.members(['connect_url', 'reconnect_url', 'candidates', 'invalid_params']);
   });
 
+  it("describes a task's output schema as a JSON Schema object or null, beside its input schema", async () => {
+    const { json } = await get().request({ method: 'GET', url: '/v1/openapi.json' });
+    const task = json.components.schemas.Task;
+    expect(task.required).to.include.members(['input', 'output']);
+    expect(task.properties.output.type).to.deep.equal(['object', 'null']);
+    expect(task.properties.output.description).to.include('never used to refuse an answer');
+  });
+
   it('lists 429 rate_limited, with Retry-After and the RateLimit headers, exactly on the rate-limited routes', async () => {
     const { json } = await get().request({ method: 'GET', url: '/v1/openapi.json' });
     const limited = get()

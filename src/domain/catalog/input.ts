@@ -29,6 +29,57 @@ export function compileInputSchema(schema: JsonSchema): ValidateFunction {
   return validate;
 }
 
+/** Keywords whose value is a schema, a list of schemas, or an object whose values are schemas. */
+const ONE_SCHEMA = ['additionalItems', 'additionalProperties', 'contains', 'propertyNames', 'if', 'then', 'else', 'not', 'contentSchema'];
+const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf'];
+const SCHEMA_MAPS = ['properties', 'patternProperties', 'definitions', '$defs', 'dependencies'];
+
+/** `a.b[0]` of a place inside a schema, as problems name it. */
+const placeName = (steps: string[]) => steps.reduce((name, step) => (/^\d+$/.test(step) ? `${name}[${step}]` : name ? `${name}.${step}` : step), '');
+
+/**
+ * A task's output schema is never compiled, since nothing is validated against it; it is held to what compiling
+ * would check: the draft-07 meta-schema, no keyword Ajv does not know (a typo such as `propertys` would otherwise
+ * say nothing), and every `$ref` a `#/...` pointer that resolves inside the schema (a catalog file stands alone).
+ * Each problem's place is relative to the schema (`properties.id.type`; empty for the schema itself).
+ */
+export function outputSchemaProblems(schema: JsonSchema): Array<{ place: string; reason: string }> {
+  if (!ajv.validateSchema(schema)) {
+    const byPlace = new Map<string, string>();
+    for (const error of ajv.errors ?? []) {
+      const place = placeName(error.instancePath.split('/').slice(1).map((step) => step.replace(/~1/g, '/').replace(/~0/g, '~')));
+      if (!byPlace.has(place)) byPlace.set(place, error.message ?? 'is invalid');
+    }
+    return [...byPlace].map(([place, reason]) => ({ place, reason }));
+  }
+  const problems: Array<{ place: string; reason: string }> = [];
+  const visit = (node: unknown, steps: string[]): void => {
+    if (!node || typeof node !== 'object' || Array.isArray(node)) return;
+    for (const [keyword, value] of Object.entries(node)) {
+      const at = [...steps, keyword];
+      if (!ajv.RULES.keywords[keyword]) problems.push({ place: placeName(at), reason: 'is not a JSON Schema keyword' });
+      else if (keyword === '$ref' && !resolvesIn(schema, value as string)) problems.push({ place: placeName(at), reason: 'must be a #/... pointer into this schema' });
+      else if (keyword === 'items' && Array.isArray(value)) value.forEach((item, index) => visit(item, [...at, String(index)]));
+      else if (ONE_SCHEMA.includes(keyword) || keyword === 'items') visit(value, at);
+      else if (SCHEMA_LISTS.includes(keyword)) (value as unknown[]).forEach((item, index) => visit(item, [...at, String(index)]));
+      else if (SCHEMA_MAPS.includes(keyword)) for (const [name, item] of Object.entries(value as object)) visit(item, [...at, name]);
+    }
+  };
+  visit(schema, []);
+  return problems;
+}
+
+function resolvesIn(root: unknown, ref: string): boolean {
+  if (!ref.startsWith('#')) return false;
+  let node = root;
+  for (const step of ref.slice(1).split('/').slice(1)) {
+    const key = decodeURIComponent(step).replace(/~1/g, '/').replace(/~0/g, '~');
+    if (!node || typeof node !== 'object' || !Object.hasOwn(node, key)) return false;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return true;
+}
+
 /** Remembers a task's compiled validator so a run never compiles. */
 export function attachValidator(task: Task, validate: ValidateFunction): void {
   compiled.set(task, validate);

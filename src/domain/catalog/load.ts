@@ -7,7 +7,7 @@ import { packageRoot } from '../../config/load.js';
 import type { Config } from '../../config/schema.js';
 import { builtinHandlers } from '../../providers/builtin/index.js';
 import { placeholdersOf } from '../../providers/templates.js';
-import { attachValidator, compileInputSchema } from './input.js';
+import { attachValidator, compileInputSchema, outputSchemaProblems } from './input.js';
 import { fileSchema, providerOverrideSchema, providerSchema, taskSchema } from './schema.js';
 import type { Catalog, JsonSchema, JsonTemplate, Provider, Task } from './types.js';
 
@@ -147,6 +147,7 @@ class CatalogBuilder {
       if (task.kind === 'utility') this.checkUtility(task, where);
       else this.checkUpstream(task, where, provider);
       this.checkInput(task, where);
+      for (const { place, reason } of task.output ? outputSchemaProblems(task.output) : []) this.problem([`${where}.output`, place].filter(Boolean).join('.'), reason);
     }
   }
 

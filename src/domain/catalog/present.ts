@@ -17,7 +17,8 @@ export function presentTaskSummary(task: Task) {
 export type TaskSummary = ReturnType<typeof presentTaskSummary>;
 
 /**
- * GET /v1/tasks/{id}: everything a caller needs to run the task: its input schema and price, the scopes
+ * GET /v1/tasks/{id}: everything a caller needs to run the task: its input schema and price, what its answer
+ * looks like when the catalog says (`output`, else null), the scopes
  * an account connection needs, and what credential the provider takes. Never the upstream template or a secret.
  */
 export function presentTask(task: Task, provider: Provider) {
@@ -26,6 +27,7 @@ export function presentTask(task: Task, provider: Provider) {
     keywords: task.keywords,
     scopes: task.scopes,
     input: task.input,
+    output: task.output ?? null,
     auth: provider.auth.type,
     platform_credential: hasPlatformCredential(provider),
     zero_retention: provider.zero_retention,

@@ -93,6 +93,7 @@ export const taskSchema = Joi.object({
   price_usd: Joi.number().min(0).max(1000).precision(6).default(0),
   scopes: Joi.array().items(text(200)).default([]),
   input: Joi.object({ type: Joi.valid('object').required() }).unknown(true).required(),
+  output: Joi.object().unknown(true),
   request,
   handler: Joi.string().max(100),
   not_found: Joi.string().valid('empty'),

@@ -30,6 +30,11 @@ export interface Task {
   scopes: string[];
   /** JSON Schema of the input, validated before any upstream call. */
   input: JsonSchema;
+  /**
+   * JSON Schema of the provider's answer, when the catalog says what it looks like: shown to callers and agents,
+   * never used to refuse an answer (providers add fields and change shapes without notice).
+   */
+  output?: JsonSchema;
   /** The upstream request template; absent for utility tasks. */
   request?: TaskRequest;
   /** Utility tasks name their in-process handler. */
