@@ -197,6 +197,8 @@ describe('catalog validation', () => {
       `${file}: tasks[0].kind: must be one of [data, action, account, utility]`,
       `${file}: tasks[0].price_usd: must be greater than or equal to 0`,
       `${file}: tasks[0].status: must be one of [active, retired, broken]`,
+      // The provider's slug is not a slug, so no provider acme is declared.
+      `${file}: tasks[0].provider: provider acme is not declared`,
     ]);
   });
 
@@ -245,6 +247,32 @@ describe('catalog validation', () => {
     expect(problems).to.include(`${file}: tasks[3].request.body: names {missing}, which is not a property of input`);
     // A task may share a capability with a built-in one and still declare its own inputs: runs pick the routes that accept the input.
     expect(problems.filter((p) => p.startsWith(`${file}: tasks[4].`))).to.deep.equal([]);
+  });
+
+  it('reports every problem: an unknown top-level key hides nothing, and a task with a bad field is still checked on the others', () => {
+    const file = write('every.yaml', JSON.stringify({
+      extra: 1,
+      providers: [provider, { ...provider, slug: 'beta', base_url: 'ftp://beta' }, 'not an entry'],
+      tasks: [
+        task({ provider: 'nobody', id: 'nobody.x', description: undefined }),
+        task({ id: 'acme.price', price_usd: -1, request: { method: 'GET', path: '/things/{id}' } }),
+        task({ id: 'acme.schema', input: { type: 'object', properties: { name: { type: 'strin' } }, required: ['name'] }, request: { method: 'GET', path: '/x/{id}' } }),
+        task({ id: 'beta.thing', provider: 'beta', title: '' }),
+      ],
+    }));
+    expect(problemsOf(file)).to.have.members([
+      `${file}: extra: is not allowed`,
+      `${file}: providers[1].base_url: must be a valid uri with a scheme matching the https|http pattern`,
+      `${file}: providers[2]: must be of type object`,
+      `${file}: tasks[0].description: is required`,
+      `${file}: tasks[0].provider: provider nobody is not declared`,
+      `${file}: tasks[1].price_usd: must be greater than or equal to 0`,
+      `${file}: tasks[1].request.path: names {id}, which is not a property of input`,
+      `${file}: tasks[2].input: is not a valid JSON Schema: schema is invalid: data/properties/name/type must be equal to one of the allowed values, data/properties/name/type must be array, data/properties/name/type must match a schema in anyOf`,
+      `${file}: tasks[2].request.path: names {id}, which is not a property of input`,
+      // beta is declared, though its base_url is bad: its task is not told otherwise.
+      `${file}: tasks[3].title: is not allowed to be empty`,
+    ]);
   });
 
   it('takes an output schema, held to the JSON Schema meta-schema, known keywords and local references', () => {

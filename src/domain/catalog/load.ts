@@ -54,12 +54,25 @@ interface Declared<T> {
   value: T;
   /** `file: tasks[3]`, the prefix of every problem about this entry. */
   where: string;
+  /**
+   * The entry's own fields that failed their shape (already reported). Such an entry is kept, so the checks
+   * against the rest of the catalog still run on its sound fields and report every problem at once; its
+   * problems stop the load, so it never reaches a catalog.
+   */
+  unfit: ReadonlySet<string>;
+}
+
+/** An entry's value as joi left it (defaults filled in), and its fields that failed. */
+interface Checked<T> {
+  value: T;
+  unfit: Set<string>;
 }
 
 /** Merges catalog files in order, collecting every problem rather than stopping at the first. */
 class CatalogBuilder {
   readonly problems: string[] = [];
   readonly providers = new Map<string, Declared<Provider>>();
+  /** Keyed by id; a task whose id is unfit is kept under its place in the file instead. */
   readonly tasks = new Map<string, Declared<Task>>();
   readonly synonyms: string[][] = [];
   readonly counts = new Map<string, { providers: number; tasks: number }>();
@@ -68,29 +81,34 @@ class CatalogBuilder {
     this.problems.push(`${where}: ${message}`);
   }
 
-  /** joi's details as `file: entry.field: message` lines; the value on success. */
-  private validate<T>(schema: Joi.Schema, value: unknown, file: string, entry = ''): T | undefined {
-    const { error, value: valid } = schema.validate(value, validateOptions);
-    if (!error) return valid as T;
-    for (const detail of error.details) {
+  /** joi's details as `file: entry.field: message` lines; the value with the top-level fields that failed. */
+  private validate<T>(schema: Joi.Schema, value: unknown, file: string, entry = ''): Checked<T> {
+    const { error, value: checked } = schema.validate(value, validateOptions);
+    const unfit = new Set<string>();
+    for (const detail of error?.details ?? []) {
       const field = detail.path.reduce<string>((name, step) => (typeof step === 'number' ? `${name}[${step}]` : name ? `${name}.${step}` : String(step)), '');
       const label = `${detail.context?.label ?? ''} `;
       const at = [entry, field].filter(Boolean).join('.');
       this.problem(at ? `${file}: ${at}` : file, detail.message.startsWith(label) ? detail.message.slice(label.length) : detail.message);
+      unfit.add(String(detail.path[0] ?? ''));
     }
-    return undefined;
+    return { value: checked as T, unfit };
   }
 
   addFile(file: string): void {
     const label = labelOf(file);
     const parsed = this.read(file, label);
     if (parsed === undefined) return;
-    const content = this.validate<{ providers: Entry[]; tasks: Entry[]; synonyms: string[][] }>(fileSchema, parsed, label);
-    if (!content) return;
-    content.providers.forEach((entry, index) => this.addProvider(entry, label, `providers[${index}]`));
-    content.tasks.forEach((entry, index) => this.addTask(entry, label, `tasks[${index}]`));
-    this.synonyms.push(...content.synonyms);
-    this.counts.set(file, { providers: content.providers.length, tasks: content.tasks.length });
+    // An unknown top-level key, or a bad entry, is one problem among the others: everything beside it is still checked.
+    const { value: content, unfit } = this.validate<{ providers: unknown[]; tasks: unknown[]; synonyms: string[][] }>(fileSchema, parsed, label);
+    if (unfit.has('')) return;
+    const entries = (list: unknown) => (Array.isArray(list) ? list.map((entry, index) => [entry, index] as const).filter(([entry]) => isObject(entry)) : []) as Array<[Entry, number]>;
+    const providers = entries(content.providers);
+    const tasks = entries(content.tasks);
+    providers.forEach(([entry, index]) => this.addProvider(entry, label, `providers[${index}]`));
+    tasks.forEach(([entry, index]) => this.addTask(entry, label, `tasks[${index}]`));
+    if (!unfit.has('synonyms')) this.synonyms.push(...content.synonyms);
+    this.counts.set(file, { providers: providers.length, tasks: tasks.length });
   }
 
   private read(file: string, label: string): unknown {
@@ -122,32 +140,41 @@ class CatalogBuilder {
         return;
       }
       const override = this.validate<{ slug: string; base_url: string }>(providerOverrideSchema, entry, file, at);
-      if (override) existing.value = { ...existing.value, base_url: override.base_url };
+      if (!override.unfit.size) existing.value = { ...existing.value, base_url: override.value.base_url };
       return;
     }
-    const provider = this.validate<Provider>(providerSchema, entry, file, at);
-    if (provider) this.providers.set(provider.slug, { value: { ...provider, base_url: provider.base_url ?? '' }, where });
+    const { value: provider, unfit } = this.validate<Provider>(providerSchema, entry, file, at);
+    // A provider whose slug is sound is declared even when other fields are not, so its tasks are not also told it is missing.
+    if (!unfit.has('slug')) this.providers.set(provider.slug, { value: { ...provider, base_url: provider.base_url ?? '' }, where, unfit });
   }
 
   private addTask(entry: Entry, file: string, at: string): void {
     const where = `${file}: ${at}`;
-    const task = this.validate<Omit<Task, 'price_micros'>>(taskSchema, entry, file, at);
-    if (!task) return;
+    const { value: task, unfit } = this.validate<Omit<Task, 'price_micros'>>(taskSchema, entry, file, at);
+    const declared = { value: { ...task, price_micros: unfit.has('price_usd') ? 0 : Math.round(task.price_usd * 1_000_000) }, where, unfit };
+    if (unfit.has('id')) return void this.tasks.set(where, declared);
     const existing = this.tasks.get(task.id);
     if (existing) return this.problem(`${where}.id`, `task id ${task.id} is already declared (${existing.where})`);
-    this.tasks.set(task.id, { value: { ...task, price_micros: Math.round(task.price_usd * 1_000_000) }, where });
+    this.tasks.set(task.id, declared);
   }
 
-  /** Rules that need the merged catalog: every task against its provider, its handler and its own schema. */
+  /**
+   * Rules that need the merged catalog: every task against its provider, its handler and its own schemas. Each
+   * rule runs when the fields it reads are sound, so a task with a bad field is still checked on the others.
+   */
   crossCheck(): void {
-    for (const { value: task, where } of this.tasks.values()) {
-      const provider = this.providers.get(task.provider)?.value;
-      if (!provider) this.problem(`${where}.provider`, `provider ${task.provider} is not declared`);
-      if (!task.id.startsWith(`${task.provider}.`)) this.problem(`${where}.id`, `must start with its provider: ${task.provider}.`);
-      if (task.kind === 'utility') this.checkUtility(task, where);
-      else this.checkUpstream(task, where, provider);
-      this.checkInput(task, where);
-      for (const { place, reason } of task.output ? outputSchemaProblems(task.output) : []) this.problem([`${where}.output`, place].filter(Boolean).join('.'), reason);
+    for (const { value: task, where, unfit } of this.tasks.values()) {
+      const sound = (...fields: string[]) => fields.every((field) => !unfit.has(field));
+      const declared = sound('provider') ? this.providers.get(task.provider) : undefined;
+      if (sound('provider') && !declared) this.problem(`${where}.provider`, `provider ${task.provider} is not declared`);
+      if (sound('id', 'provider') && !task.id.startsWith(`${task.provider}.`)) this.problem(`${where}.id`, `must start with its provider: ${task.provider}.`);
+      if (sound('kind', 'provider', 'request', 'handler', 'not_found')) {
+        if (task.kind === 'utility') this.checkUtility(task, where);
+        else this.checkUpstream(task, where, declared && !declared.unfit.has('auth') ? declared.value : undefined);
+      }
+      if (sound('input')) this.compileInput(task, where);
+      if (sound('request')) this.checkTemplateFields(task, where);
+      for (const { place, reason } of task.output && sound('output') ? outputSchemaProblems(task.output) : []) this.problem([`${where}.output`, place].filter(Boolean).join('.'), reason);
     }
   }
 
@@ -170,23 +197,26 @@ class CatalogBuilder {
     }
   }
 
-  /** Compiles the input schema and checks every template field is an input field. */
-  private checkInput(task: Task, where: string): void {
+  private compileInput(task: Task, where: string): void {
     try {
       attachValidator(task, compileInputSchema(task.input));
     } catch (err) {
       this.problem(`${where}.input`, `is not a valid JSON Schema: ${(err as Error).message.split('\n')[0]}`);
-      return;
     }
+  }
+
+  /** Every field a template names is a property of input (checked even when input does not compile). */
+  private checkTemplateFields(task: Task, where: string): void {
     if (!task.request) return;
-    const properties = (task.input.properties ?? {}) as Record<string, JsonSchema>;
-    const required = new Set((task.input.required ?? []) as string[]);
+    const input = (task.input ?? {}) as JsonSchema;
+    const properties = (isObject(input.properties) ? input.properties : {}) as Record<string, JsonSchema>;
+    const required = new Set(Array.isArray(input.required) ? (input.required as string[]) : []);
     const known = (field: string, at: string) => {
       if (!Object.hasOwn(properties, field)) this.problem(`${where}.${at}`, `names {${field}}, which is not a property of input`);
     };
     for (const field of placeholdersOf(task.request.path)) {
       known(field, 'request.path');
-      if (Object.hasOwn(properties, field) && !required.has(field) && properties[field].default === undefined) {
+      if (Object.hasOwn(properties, field) && !required.has(field) && properties[field]?.default === undefined) {
         this.problem(`${where}.request.path`, `names {${field}}, which input must make required or give a default`);
       }
     }
@@ -201,6 +231,8 @@ class CatalogBuilder {
     }
   }
 }
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function templateFields(template: JsonTemplate | undefined): string[] {
   if (typeof template === 'string') return placeholdersOf(template);
