@@ -5,17 +5,29 @@
 import type { Target } from './load.js';
 import type { BenchGateway } from './servers.js';
 
-/** A stateless MCP POST needs no initialize first: each tools/call stands alone. */
-function toolCall(name: string, args: Record<string, unknown>, id: number): string {
-  return JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+/** The protocol generations the endpoint serves: the earlier revisions (a stateless client sends no initialize first) and 2026-07-28. */
+export type Generation = 'earlier' | 'modern';
+
+/** What a 2026-07-28 client says of itself in every request's `_meta`. */
+const ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
+/** Each tools/call stands alone: on the earlier revisions with no initialize first, on 2026-07-28 with its envelope. */
+function toolCall(name: string, args: Record<string, unknown>, id: number, generation: Generation): string {
+  const params = generation === 'modern' ? { name, arguments: args, _meta: ENVELOPE } : { name, arguments: args };
+  return JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params });
 }
 
-export function mcpTarget(gateway: BenchGateway, tool: string, argumentsList: Array<Record<string, unknown>>): Target {
+export function mcpTarget(gateway: BenchGateway, tool: string, argumentsList: Array<Record<string, unknown>>, generation: Generation = 'earlier'): Target {
+  const protocol: Record<string, string> = generation === 'modern' ? { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': tool } : { 'mcp-protocol-version': '2025-11-25' };
   return {
     url: `${gateway.server.url}/v1/mcp`,
     method: 'POST',
-    headers: { authorization: `Bearer ${gateway.ownerKey}`, accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
-    bodies: argumentsList.map((args, i) => toolCall(tool, args, i + 1)),
+    headers: { authorization: `Bearer ${gateway.ownerKey}`, accept: 'application/json, text/event-stream', ...protocol },
+    bodies: argumentsList.map((args, i) => toolCall(tool, args, i + 1, generation)),
   };
 }
 

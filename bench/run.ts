@@ -97,13 +97,13 @@ function runPath(gateway: BenchGateway): Path {
   };
 }
 
-/** The same run as runPath, as an MCP run_task call. */
-function mcpRunPath(gateway: BenchGateway): Path {
-  return {
-    name: `run via MCP (${gateway.dialect})`,
-    target: mcpTarget(gateway, 'run_task', [{ task_id: RUN_TASK, input: { city: 'Paris' } }]),
+/** The same run as runPath, as an MCP run_task call of each protocol generation. */
+function mcpRunPaths(gateway: BenchGateway): Path[] {
+  return (['earlier', 'modern'] as const).map((generation) => ({
+    name: `run via MCP ${generation === 'modern' ? '2026-07-28' : '2025-11-25'} (${gateway.dialect})`,
+    target: mcpTarget(gateway, 'run_task', [{ task_id: RUN_TASK, input: { city: 'Paris' } }], generation),
     serverPids: () => gateway.serverPids(),
-  };
+  }));
 }
 
 function discoverTarget(gateway: BenchGateway, jobs: string[]): Target {
@@ -166,7 +166,7 @@ async function main(): Promise<void> {
     const paths: Path[] = [
       { name: 'direct', target: upstreamCall, serverPids: async () => [] },
       { name: 'bare proxy', target: { url: `${proxy.url}/weather/Paris` }, serverPids: async () => [proxy.pid] },
-      ...gateways.flatMap((gateway) => [runPath(gateway), mcpRunPath(gateway)]),
+      ...gateways.flatMap((gateway) => [runPath(gateway), ...mcpRunPaths(gateway)]),
       // Where a run's cost goes: the gateway's HTTP stack alone, then with authentication (one read).
       ...gateways.slice(0, 1).flatMap((gateway): Path[] => [
         { name: `GET /health (${gateway.dialect})`, diagnostic: true, target: { url: `${gateway.server.url}/health` }, serverPids: () => gateway.serverPids() },
@@ -235,13 +235,15 @@ async function main(): Promise<void> {
     };
 
     // MCP beside REST, paired within each round (same upstream, measured close together).
-    const mcpRuns: McpComparison[] = gateways.map(({ dialect }) => {
-      const rest = rounds[`run (${dialect})`];
-      const mcp = rounds[`run via MCP (${dialect})`];
-      const cpu = mcp.map((x, i) => (x.serverCpuMsPerRequest === null || !rest[i].serverCpuMsPerRequest ? null : x.serverCpuMsPerRequest / rest[i].serverCpuMsPerRequest!));
-      const cpuKnown = cpu.filter((v): v is number => v !== null);
-      return { path: `run_task vs POST /v1/tasks/{id}/run (${dialect})`, addedP50Ms: median(mcp.map((x, i) => x.latency.p50Ms - rest[i].latency.p50Ms)), cpuRatio: cpuKnown.length ? median(cpuKnown) : null };
-    });
+    const mcpRuns: McpComparison[] = gateways.flatMap(({ dialect }) =>
+      ['2025-11-25', '2026-07-28'].map((revision) => {
+        const rest = rounds[`run (${dialect})`];
+        const mcp = rounds[`run via MCP ${revision} (${dialect})`];
+        const cpu = mcp.map((x, i) => (x.serverCpuMsPerRequest === null || !rest[i].serverCpuMsPerRequest ? null : x.serverCpuMsPerRequest / rest[i].serverCpuMsPerRequest!));
+        const cpuKnown = cpu.filter((v): v is number => v !== null);
+        return { path: `run_task ${revision} vs POST /v1/tasks/{id}/run (${dialect})`, addedP50Ms: median(mcp.map((x, i) => x.latency.p50Ms - rest[i].latency.p50Ms)), cpuRatio: cpuKnown.length ? median(cpuKnown) : null };
+      }),
+    );
     const mcpDiscover: McpComparison[] = gateways.map(({ dialect }) => {
       const rest = discoverRounds[`discover (${dialect})`];
       const mcp = discoverRounds[`discover via MCP (${dialect})`];

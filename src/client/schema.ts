@@ -1135,7 +1135,7 @@ export interface paths {
                 500: components["responses"]["InternalError"];
             };
         };
-        /** MCP over Streamable HTTP (stateless, JSON answers): the tools discover_tasks, describe_task, run_task and pinned tasks */
+        /** MCP over Streamable HTTP (stateless, JSON answers; revision 2026-07-28 and the earlier ones): the tools discover_tasks, describe_task, run_task and pinned tasks */
         post: {
             parameters: {
                 query?: {
@@ -1183,7 +1183,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description a JSON-RPC error: the message is not valid JSON-RPC; codes: invalid_input */
+                /** @description a JSON-RPC error: the message is not valid JSON-RPC of a revision served; codes: invalid_input */
                 400: {
                     headers: {
                         "svc-catalog-version": components["headers"]["CatalogVersion"];
@@ -1201,6 +1201,16 @@ export interface paths {
                 };
                 401: components["responses"]["UnauthenticatedOrInvalidToken"];
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbidden"];
+                /** @description a JSON-RPC error: a method revision 2026-07-28 does not have */
+                404: {
+                    headers: {
+                        "svc-catalog-version": components["headers"]["CatalogVersion"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["JsonRpcResponse"];
+                    };
+                };
                 /** @description a JSON-RPC error: Accept takes no JSON (none, *\/*, application/json or both media types are fine) */
                 406: {
                     headers: {

@@ -5,6 +5,7 @@ import { createHarness, eachDialect, problem, type Harness } from '../support/ha
 import { dialects } from '../support/databases.js';
 import { setOrganizationStatus, setTrustedOrigins } from '../../src/domain/organizations.js';
 import { issueUserToken } from '../../src/domain/tokens.js';
+import { connectionIn } from '../support/builders.js';
 
 const fakes = await startRunFakes();
 after(() => fakes.close());
@@ -19,17 +20,51 @@ const PER_PRINCIPAL_RUNS = 4;
 
 let nextId = 1;
 
-function rpc(h: Harness, method: string, params: unknown, options: { headers?: Record<string, string | null>; url?: string } = {}) {
+/**
+ * A protocol generation as a client speaks it: the earlier revisions (no envelope; this endpoint needs no
+ * initialize first) or 2026-07-28 (the `_meta` envelope on every request and the headers naming the method).
+ */
+interface Generation {
+  name: string;
+  /** Suffix for principals a test uses up (run budgets), so each generation starts fresh. */
+  key: string;
+  modern: boolean;
+}
+
+const EARLIER: Generation = { name: 'revision 2025-11-25', key: 'earlier', modern: false };
+const MODERN: Generation = { name: 'revision 2026-07-28', key: 'modern', modern: true };
+const GENERATIONS = [EARLIER, MODERN];
+
+/** What a 2026-07-28 client says of itself on every request. */
+const envelope = (capabilities: Record<string, unknown> = {}) => ({
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'test', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': capabilities,
+});
+
+interface RpcOptions {
+  headers?: Record<string, string | null>;
+  url?: string;
+  generation?: Generation;
+  /** The client capabilities a 2026-07-28 request declares. */
+  capabilities?: Record<string, unknown>;
+  /** The request's id, when a test needs it to be the same across requests. */
+  id?: number;
+}
+
+function rpc(h: Harness, method: string, params: Record<string, unknown>, options: RpcOptions = {}) {
+  const modern = options.generation?.modern ?? false;
+  const name: Record<string, string> = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
   return h.request({
     method: 'POST',
     url: options.url ?? '/v1/mcp',
-    payload: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),
-    headers: { ...MCP_HEADERS, ...options.headers },
+    payload: JSON.stringify({ jsonrpc: '2.0', id: options.id ?? nextId++, method, params: modern ? { ...params, _meta: envelope(options.capabilities) } : params }),
+    headers: { ...MCP_HEADERS, ...(modern ? { 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...name } : {}), ...options.headers },
   });
 }
 
-async function callTool(h: Harness, name: string, args: unknown, headers: Record<string, string | null> = {}) {
-  const res = await rpc(h, 'tools/call', { name, arguments: args }, { headers });
+async function callTool(h: Harness, name: string, args: unknown, headers: Record<string, string | null> = {}, generation = EARLIER) {
+  const res = await rpc(h, 'tools/call', { name, arguments: args }, { headers, generation });
   expect(res.statusCode, res.payload).to.equal(200);
   expect(res.json.error, res.payload).to.equal(undefined);
   const result = res.json.result;
@@ -70,51 +105,16 @@ eachDialect(
         expect(res.statusCode, `${accept}: ${res.payload}`).to.equal(200);
         expect(res.json.result.tools).to.have.length(3);
       }
-      const html = await rpc(h(), 'tools/list', {}, { headers: { accept: 'text/html' } });
-      expect(html.statusCode).to.equal(406);
-      expect(html.json.error.code).to.equal(-32000);
+      // Refused: no JSON at all, or JSON weighed at q=0 (what a client says it will not take).
+      for (const accept of ['text/html', 'text/event-stream', 'application/json;q=0', 'application/json;q=0, text/event-stream', '*/*;q=0']) {
+        const refused = await rpc(h(), 'tools/list', {}, { headers: { accept } });
+        expect([refused.statusCode, refused.json.error.code], accept).to.deep.equal([406, -32000]);
+      }
     });
 
     it('negotiates an earlier protocol version the client asks for', async () => {
       const res = await rpc(h(), 'initialize', { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'old', version: '1' } });
       expect(res.json.result.protocolVersion).to.equal('2025-03-26');
-    });
-
-    it('lists the three tools with JSON Schema inputs carrying the REST limits', async () => {
-      const res = await rpc(h(), 'tools/list', {});
-      const tools = res.json.result.tools as Array<{ name: string; description: string; inputSchema: any }>;
-      expect(tools.map((t) => t.name)).to.deep.equal(['discover_tasks', 'describe_task', 'run_task']);
-      for (const tool of tools) {
-        expect(tool.description).to.be.a('string').and.not.include('\n');
-        expect(tool.inputSchema.type).to.equal('object');
-        expect(tool.inputSchema.additionalProperties).to.equal(false);
-      }
-      const [discover, describe, run] = tools;
-      expect(discover.inputSchema.required).to.deep.equal(['job']);
-      expect(discover.inputSchema.properties.job).to.include({ type: 'string', maxLength: 500 });
-      expect(discover.inputSchema.properties.limit).to.include({ type: 'integer', minimum: 1, maximum: 50 });
-      expect(describe.inputSchema.required).to.deep.equal(['task_id']);
-      expect(run.inputSchema.required).to.deep.equal(['task_id', 'input']);
-      expect(run.inputSchema.properties.idempotency_key).to.include({ maxLength: 255 });
-      expect(Object.keys(run.inputSchema.properties.routing.properties)).to.deep.equal(['only', 'order', 'sort', 'max_cost', 'zero_retention']);
-      expect(run.inputSchema.properties.routing.properties.sort.enum).to.deep.equal(['cost', 'latency', 'reliability']);
-    });
-
-    it('lists pinned tasks as tools named by their ids with their input schemas, and runs them', async () => {
-      const res = await rpc(h(), 'tools/list', {}, { url: '/v1/mcp?tasks=rt-open.weather.now,rt-open.things.get' });
-      expect(res.statusCode, res.payload).to.equal(200);
-      const tools = res.json.result.tools as Array<{ name: string; inputSchema: unknown }>;
-      expect(tools.map((t) => t.name)).to.deep.equal(['discover_tasks', 'describe_task', 'run_task', 'rt-open.weather.now', 'rt-open.things.get']);
-      expect(tools[3].inputSchema).to.deep.equal(h().gateway.catalog.tasks.get('rt-open.weather.now')!.input);
-
-      fakes.open.on('GET', '/weather/Lima', { json: { temp: 19 } });
-      const called = await rpc(h(), 'tools/call', { name: 'rt-open.weather.now', arguments: { city: 'Lima' } }, { url: '/v1/mcp?tasks=rt-open.weather.now' });
-      expect(called.json.result.structuredContent.output).to.deep.equal({ temp: 19 });
-      expect(called.json.result.structuredContent.receipt.identity).to.equal('anonymous');
-
-      const bad = await rpc(h(), 'tools/call', { name: 'rt-open.weather.now', arguments: { city: 7 } }, { url: '/v1/mcp?tasks=rt-open.weather.now' });
-      expect(toolProblem(bad.json.result, 400, 'invalid_input').invalid_params).to.deep.equal([{ name: 'city', reason: 'must be string' }]);
-      expect(fakes.open.requests).to.have.length(1);
     });
 
     it('pins up to 20 tasks; more, unknown, retired or broken ids are 400 problem+json before any MCP', async () => {
@@ -128,6 +128,15 @@ eachDialect(
       expect(unknown.invalid_params).to.deep.equal([{ name: 'query.tasks', reason: 'no task nope.task' }]);
       const retired = problem(await rpc(h(), 'initialize', {}, { url: '/v1/mcp?tasks=rt-open.old.get,rt-open.bad.get' }), 400, 'invalid_input');
       expect(retired.invalid_params.map((p: { reason: string }) => p.reason)).to.deep.equal(['task rt-open.old.get is retired', 'task rt-open.bad.get is broken']);
+      // Counted as given: 21 ids are too many even when they are one id repeated; a repeat or an empty entry is refused.
+      const repeated = problem(await rpc(h(), 'tools/list', {}, { url: `/v1/mcp?tasks=${Array(21).fill('rt-open.weather.now').join(',')}` }), 400, 'invalid_input');
+      expect(repeated.invalid_params).to.deep.equal([{ name: 'query.tasks', reason: '21 task ids given; at most 20 can be pinned' }]);
+      const twice = problem(await rpc(h(), 'tools/list', {}, { url: '/v1/mcp?tasks=rt-open.weather.now,rt-open.weather.now' }), 400, 'invalid_input');
+      expect(twice.invalid_params).to.deep.equal([{ name: 'query.tasks', reason: 'task rt-open.weather.now is named more than once' }]);
+      for (const list of [',,,', 'rt-open.weather.now,', ',rt-open.weather.now', ' , ']) {
+        const empty = problem(await rpc(h(), 'tools/list', {}, { url: `/v1/mcp?tasks=${encodeURIComponent(list)}` }), 400, 'invalid_input');
+        expect(empty.invalid_params[0].reason, list).to.match(/an empty task id/);
+      }
       problem(await rpc(h(), 'tools/list', {}, { url: '/v1/mcp?tasks=' }), 400, 'invalid_input');
       problem(await rpc(h(), 'tools/list', {}, { url: '/v1/mcp?other=1' }), 400, 'invalid_input');
     });
@@ -213,7 +222,7 @@ eachDialect(
       expect(notRpc.statusCode).to.equal(400);
       expect(notRpc.headers['content-type']).to.match(/^application\/json/);
       expect(notRpc.json.jsonrpc).to.equal('2.0');
-      expect(notRpc.json.error.code).to.equal(-32700);
+      expect(notRpc.json.error.code).to.equal(-32600);
       const unknownMethod = await rpc(h(), 'resources/list', {});
       expect(unknownMethod.json.error.code).to.equal(-32601);
       const unknownTool = await rpc(h(), 'tools/call', { name: 'delete_everything', arguments: {} });
@@ -247,7 +256,8 @@ eachDialect(
       expect((await post(initialize, { 'mcp-protocol-version': '1999-01-01' })).statusCode).to.equal(200);
 
       // Not a JSON-RPC 2.0 request the protocol takes (each would otherwise go unanswered): another version, a
-      // fractional id, params that are not an object, a member JSON-RPC does not have, a bad _meta; a response without an id.
+      // fractional id, params that are not an object, a member JSON-RPC does not have, a bad _meta; a response without
+      // an id; a batch holding one of those, or a 2026-07-28 request (that revision has no batches).
       for (const bad of [
         { jsonrpc: '1.0', id: 5, method: 'ping' },
         { jsonrpc: '2.0', id: 1.5, method: 'ping' },
@@ -256,149 +266,271 @@ eachDialect(
         { jsonrpc: '2.0', id: 6, method: 'tools/list', foo: 1 },
         { jsonrpc: '2.0', id: 6, method: 'tools/list', params: { _meta: 5 } },
         { jsonrpc: '2.0', result: {} },
+        [request(1, 'ping'), { jsonrpc: '2.0', id: 2, method: 'ping', foo: 1 }],
+        [request(1, 'ping'), request(2, 'tools/list', { _meta: envelope() })],
       ]) {
         const refused = await post(bad);
-        expect([refused.statusCode, refused.json.error.code], JSON.stringify(bad)).to.deep.equal([400, -32700]);
+        expect([refused.statusCode, refused.json.error.code], JSON.stringify(bad)).to.deep.equal([400, -32600]);
       }
       const notification = await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
       expect([notification.statusCode, notification.payload]).to.deep.equal([202, '']);
     });
 
-    it('turns bad arguments into isError results with the invalid_input problem naming each argument', async () => {
-      const wrongTypes = toolProblem(await callTool(h(), 'discover_tasks', { job: 42, limit: 'many' }), 400, 'invalid_input');
-      expect(wrongTypes.invalid_params.map((p: { name: string }) => p.name)).to.deep.equal(['arguments.job', 'arguments.limit']);
-      expect(wrongTypes.type).to.equal('http://gateway.test/problems/invalid_input');
-      toolProblem(await callTool(h(), 'discover_tasks', {}), 400, 'invalid_input');
-      toolProblem(await callTool(h(), 'discover_tasks', { job: 'x'.repeat(501) }), 400, 'invalid_input');
-      toolProblem(await callTool(h(), 'discover_tasks', { job: 'weather', limit: 51 }), 400, 'invalid_input');
-      toolProblem(await callTool(h(), 'discover_tasks', { job: 'weather\u0000now' }), 400, 'invalid_input');
-      toolProblem(await callTool(h(), 'describe_task', { task_id: 'rt-open.weather.now', extra: true }), 400, 'invalid_input');
-      toolProblem(await callTool(h(), 'run_task', { task_id: 'rt-open.weather.now' }), 400, 'invalid_input');
-      toolProblem(await callTool(h(), 'run_task', { task_id: 'rt-open.weather.now', input: [1, 2] }), 400, 'invalid_input');
-      const routing = toolProblem(
-        await callTool(h(), 'run_task', { task_id: 'rt-open.weather.now', input: { city: 'Rome' }, routing: { only: ['Not A Slug'], sort: 'fastest', max_cost: 0.5 } }),
-        400,
-        'invalid_input',
-      );
-      expect(routing.invalid_params.map((p: { name: string }) => p.name)).to.deep.equal(['arguments.routing.only.0', 'arguments.routing.sort', 'arguments.routing.max_cost']);
-      // Limits just under and just over: a 500-character job, routing lists of 1000 and 1001 characters joined.
-      expect((await callTool(h(), 'discover_tasks', { job: 'w'.repeat(500) })).isError).to.equal(undefined);
-      const slugs = (long: number) => [...Array.from({ length: long }, () => 'p'.repeat(100)), ...Array.from({ length: 10 - long }, () => 'q'.repeat(99))];
-      toolProblem(await callTool(h(), 'run_task', { task_id: 'rt-open.weather.now', input: { city: 'Rome' }, routing: { only: slugs(1) } }), 404, 'miss');
-      const joined = toolProblem(await callTool(h(), 'run_task', { task_id: 'rt-open.weather.now', input: { city: 'Rome' }, routing: { only: slugs(2) } }), 400, 'invalid_input');
-      expect(joined.invalid_params[0].name).to.equal('arguments.routing.only');
-      const input = toolProblem(await callTool(h(), 'run_task', { task_id: 'rt-open.weather.now', input: { city: '' } }), 400, 'invalid_input');
-      expect(input.invalid_params).to.deep.equal([{ name: 'city', reason: 'must NOT have fewer than 1 characters' }]);
-      expect(fakes.open.requests).to.have.length(0);
+    it('serves 2026-07-28 without initialize: server/discover advertises the revisions, the tools and the instructions', async () => {
+      const res = await rpc(h(), 'server/discover', {}, { generation: MODERN });
+      expect(res.statusCode, res.payload).to.equal(200);
+      expect(res.headers['mcp-session-id']).to.equal(undefined);
+      const { result } = res.json;
+      expect(result.supportedVersions).to.include('2026-07-28');
+      expect(result.capabilities).to.have.property('tools');
+      expect(result.instructions).to.include('discover_tasks').and.include('connect_url');
+      expect(result._meta['io.modelcontextprotocol/serverInfo'].name).to.equal('task-gateway');
+      // A 2026-07-28 request stands alone: no initialize came before these.
+      expect((await rpc(h(), 'tools/list', {}, { generation: MODERN })).json.result.tools).to.have.length(3);
     });
 
-    it('holds a task input to the nesting limit REST holds it to, not counting the JSON-RPC request around it', async () => {
-      const nested = (levels: number): unknown => (levels === 0 ? 'leaf' : [nested(levels - 1)]);
-      // The input object is level 1, so a document of 63 arrays is 64 levels: the most a run takes.
-      const input = (levels: number) => ({ document: nested(levels), path: '/0' });
-      const rest = await h().request({ method: 'POST', url: '/v1/tasks/builtin.json.extract/run', payload: input(63) });
-      expect(rest.statusCode, rest.payload).to.equal(200);
-      const within = await callTool(h(), 'run_task', { task_id: 'builtin.json.extract', input: input(63) });
-      expect(within.isError, JSON.stringify(within)).to.equal(undefined);
-      expect(within.structuredContent.output).to.deep.equal(rest.json.output);
-      const over = await rpc(h(), 'tools/call', { name: 'run_task', arguments: { task_id: 'builtin.json.extract', input: input(64) } });
-      expect(problem(over, 400, 'invalid_input').detail).to.match(/nested deeper than/);
+    it('answers 2026-07-28 protocol faults as the SDK does: no envelope, a header the body contradicts, an unknown method', async () => {
+      const post = (body: unknown, headers: Record<string, string>) => h().request({ method: 'POST', url: '/v1/mcp', payload: JSON.stringify(body), headers: { ...MCP_HEADERS, ...headers } });
+      const modernHeaders = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' };
+      const noEnvelope = await post({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }, modernHeaders);
+      expect([noEnvelope.statusCode, noEnvelope.json.error.code]).to.deep.equal([400, -32602]);
+      const contradicted = await post({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: envelope() } }, { ...modernHeaders, 'mcp-method': 'tools/call' });
+      expect(contradicted.statusCode).to.equal(400);
+      expect(contradicted.json.error.message).to.match(/Mcp-Method/);
+      const unknown = await rpc(h(), 'resources/list', {}, { generation: MODERN });
+      expect(unknown.json.error.code).to.equal(-32601);
+      // An initialize naming 2026-07-28 in the header is neither revision's.
+      const initialize = await post({ jsonrpc: '2.0', id: 3, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }, modernHeaders);
+      expect(initialize.statusCode).to.equal(400);
     });
 
-    it('answers unknown, retired and broken tasks as isError results with their problems', async () => {
-      toolProblem(await callTool(h(), 'describe_task', { task_id: 'nope.task' }), 404, 'task_not_found');
-      toolProblem(await callTool(h(), 'describe_task', { task_id: 'rt-open.old.get' }), 410, 'task_retired');
-      toolProblem(await callTool(h(), 'run_task', { task_id: 'nope.task', input: {} }), 404, 'task_not_found');
-      toolProblem(await callTool(h(), 'run_task', { task_id: 'rt-open.bad.get', input: { id: '1' } }), 410, 'task_broken');
+    it('asks a 2026-07-28 client that takes URL elicitations to send its user to the connect link, and runs on the retry', async () => {
+      const asUser = { 'svc-principal': 'user:elicited' };
+      const args = { name: 'run_task', arguments: { task_id: 'rt-oauth.inbox.list', input: {} } };
+      const urlMode = { elicitation: { url: {} } };
+      const first = await rpc(h(), 'tools/call', args, { generation: MODERN, capabilities: urlMode, headers: asUser });
+      expect(first.statusCode, first.payload).to.equal(200);
+      const { result } = first.json;
+      expect(result.resultType).to.equal('input_required');
+      const asked = result.inputRequests.user_visit;
+      expect(asked.method).to.equal('elicitation/create');
+      expect(asked.params).to.include({ mode: 'url' });
+      expect(asked.params.url).to.match(/^http:\/\/gateway\.test\/v1\/hosted\/connect\//);
+      expect(asked.params.message).to.include('connect your account').and.include('List the inbox');
+
+      // The user declines: the retry answers the problem, which an agent reads as on the earlier revisions.
+      const declined = await rpc(h(), 'tools/call', { ...args, inputResponses: { user_visit: { action: 'decline' } } }, { generation: MODERN, capabilities: urlMode, headers: asUser });
+      expect(toolProblem(declined.json.result, 403, 'grant_required').connect_url).to.equal(asked.params.url);
+
+      // Without URL elicitation (form only, or none), and on the earlier revisions, the answer is the isError problem.
+      // (Another principal: each run counts against the principal's run budget.)
+      const plainUser = { 'svc-principal': 'user:not-elicited' };
+      for (const capabilities of [{}, { elicitation: {} }]) {
+        const plain = await rpc(h(), 'tools/call', args, { generation: MODERN, capabilities, headers: plainUser });
+        expect(toolProblem(plain.json.result, 403, 'grant_required').connect_url).to.match(/\/v1\/hosted\/connect\//);
+      }
+      toolProblem((await rpc(h(), 'tools/call', args, { headers: plainUser })).json.result, 403, 'grant_required');
+
+      // The user connects (as the hosted consent flow ends: a consented connection); the client's retry runs.
+      const credential = { type: 'oauth2' as const, access_token: 'elicited-token', scopes: ['mail.read'] };
+      await connectionIn(h().gateway, { organizationId: h().organizationId, principal: 'user:elicited', provider: 'rt-oauth', scopes: ['mail.read'], credential });
+      fakes.oauth.on('GET', '/inbox', { json: [{ subject: 'hello' }] });
+      const retried = await rpc(h(), 'tools/call', { ...args, inputResponses: { user_visit: { action: 'accept' } } }, { generation: MODERN, capabilities: urlMode, headers: asUser });
+      expect(retried.json.result.resultType).to.equal('complete');
+      expect(retried.json.result.structuredContent.output).to.deep.equal([{ subject: 'hello' }]);
+      expect(retried.json.result.structuredContent.receipt.principal).to.equal('user:elicited');
     });
 
-    it('describes a task as GET /v1/tasks/{id} does, plus ready for the principal', async () => {
-      const rest = await h().request({ method: 'GET', url: '/v1/tasks/rt-paid.quote.get' });
-      const described = await callTool(h(), 'describe_task', { task_id: 'rt-paid.quote.get' });
-      expect(described.isError).to.equal(undefined);
-      expect(described.structuredContent).to.deep.equal({ ...rest.json, ready: true });
-      const account = await callTool(h(), 'describe_task', { task_id: 'rt-oauth.inbox.list' }, { 'svc-principal': 'user:nobody' });
-      expect(account.structuredContent.ready).to.equal(false);
-    });
 
-    it('discovers as POST /v1/discover does', async () => {
-      const rest = await h().request({ method: 'POST', url: '/v1/discover', payload: { task: 'current weather in a city', limit: 3 }, headers: { 'svc-principal': 'user:ada' } });
-      const found = await callTool(h(), 'discover_tasks', { job: 'current weather in a city', limit: 3 }, { 'svc-principal': 'user:ada' });
-      expect(found.structuredContent).to.deep.equal(rest.json);
-      expect(found.structuredContent.candidates[0]).to.have.property('ready');
-    });
+    for (const generation of GENERATIONS) {
+      describe(`tools on ${generation.name}`, () => {
+        const call = (name: string, args: unknown, headers: Record<string, string | null> = {}) => callTool(h(), name, args, headers, generation);
+        const send = (method: string, params: Record<string, unknown>, options: RpcOptions = {}) => rpc(h(), method, params, { generation, ...options });
 
-    it('runs as REST runs: output and receipt, the call audited with the svc-tag, routing arguments as the svc-* headers', async () => {
-      fakes.open.on('GET', '/weather/Kyiv', { json: { temp: 3 } });
-      const ran = await callTool(h(), 'run_task', { task_id: 'rt-open.weather.now', input: { city: 'Kyiv', units: 'metric' } }, { 'svc-tag': 'agent-7' });
-      expect(Object.keys(ran.structuredContent)).to.deep.equal(['output', 'receipt']);
-      expect(ran.structuredContent.output).to.deep.equal({ temp: 3 });
-      const { receipt } = ran.structuredContent;
-      expect(receipt).to.include({ identity: 'anonymous', principal: 'organization', quoted_usd: 0, charged_usd: 0 });
-      const call = await h().request({ method: 'GET', url: `/v1/calls/${receipt.call_id}` });
-      expect(call.json).to.include({ task: 'rt-open.weather.now', outcome: 'hit', tag: 'agent-7' });
-      expect(fakes.open.requests[0].query).to.deep.equal({ units: 'metric', lang: 'en' });
+        it('lists the three tools with JSON Schema inputs carrying the REST limits', async () => {
+          const res = await send('tools/list', {});
+          const tools = res.json.result.tools as Array<{ name: string; description: string; inputSchema: any }>;
+          expect(tools.map((t) => t.name)).to.deep.equal(['discover_tasks', 'describe_task', 'run_task']);
+          for (const tool of tools) {
+            expect(tool.description).to.be.a('string').and.not.include('\n');
+            expect(tool.inputSchema.type).to.equal('object');
+            expect(tool.inputSchema.additionalProperties).to.equal(false);
+          }
+          const [discover, describe, run] = tools;
+          expect(discover.inputSchema.required).to.deep.equal(['job']);
+          expect(discover.inputSchema.properties.job).to.include({ type: 'string', maxLength: 500 });
+          expect(discover.inputSchema.properties.limit).to.include({ type: 'integer', minimum: 1, maximum: 50 });
+          expect(describe.inputSchema.required).to.deep.equal(['task_id']);
+          expect(run.inputSchema.required).to.deep.equal(['task_id', 'input']);
+          expect(run.inputSchema.properties.idempotency_key).to.include({ maxLength: 255 });
+          expect(Object.keys(run.inputSchema.properties.routing.properties)).to.deep.equal(['only', 'order', 'sort', 'max_cost', 'zero_retention']);
+          expect(run.inputSchema.properties.routing.properties.sort.enum).to.deep.equal(['cost', 'latency', 'reliability']);
+        });
 
-      // Routing: only the mirror may answer, as svc-only: rt-mirror would make it.
-      fakes.mirror.on('GET', '/w', { json: { temp: 4 } });
-      const routed = await callTool(h(), 'run_task', { task_id: 'rt-open.weather.now', input: { city: 'Kyiv' }, routing: { only: ['rt-mirror'] } });
-      expect(routed.structuredContent.output).to.deep.equal({ temp: 4 });
-      const miss = toolProblem(await callTool(h(), 'run_task', { task_id: 'rt-open.weather.now', input: { city: 'Kyiv' }, routing: { max_cost: '0.0001', only: ['rt-paid'] } }), 404, 'miss');
-      expect(miss.call_id).to.match(/^call_/);
-    });
+        it('lists pinned tasks as tools named by their ids with their input schemas, and runs them', async () => {
+          const res = await send('tools/list', {}, { url: '/v1/mcp?tasks=rt-open.weather.now,rt-open.things.get' });
+          expect(res.statusCode, res.payload).to.equal(200);
+          const tools = res.json.result.tools as Array<{ name: string; inputSchema: unknown }>;
+          expect(tools.map((t) => t.name)).to.deep.equal(['discover_tasks', 'describe_task', 'run_task', 'rt-open.weather.now', 'rt-open.things.get']);
+          expect(tools[3].inputSchema).to.deep.equal(h().gateway.catalog.tasks.get('rt-open.weather.now')!.input);
 
-    it('counts every run_task against the run budget before reading its arguments, as REST counts every run', async () => {
-      const asCounted = { 'svc-principal': 'user:counted' };
-      toolProblem(await callTool(h(), 'run_task', { task_id: 42, input: 'x' }, asCounted), 400, 'invalid_input');
-      toolProblem(await callTool(h(), 'run_task', { task_id: 'nope.task', input: {} }, asCounted), 404, 'task_not_found');
-      const pinned = await rpc(h(), 'tools/call', { name: 'rt-open.weather.now', arguments: { city: 3 } }, { url: '/v1/mcp?tasks=rt-open.weather.now', headers: asCounted });
-      toolProblem(pinned.json.result, 400, 'invalid_input');
-      const rest = await h().request({ method: 'POST', url: '/v1/tasks/rt-open.weather.now/run', payload: { city: '' }, headers: asCounted });
-      expect(rest.statusCode).to.equal(400);
-      const limited = toolProblem(await callTool(h(), 'run_task', { task_id: 'rt-open.weather.now', input: { city: 'Oslo' } }, asCounted), 429, 'rate_limited');
-      expect(limited.detail).to.match(/retry in \d+ s/);
-      // Discovering and describing are not runs.
-      expect((await callTool(h(), 'describe_task', { task_id: 'rt-open.weather.now' }, asCounted)).isError).to.equal(undefined);
-      expect(fakes.open.requests).to.have.length(0);
-    });
+          fakes.open.on('GET', '/weather/Lima', { json: { temp: 19 } });
+          const called = await send('tools/call', { name: 'rt-open.weather.now', arguments: { city: 'Lima' } }, { url: '/v1/mcp?tasks=rt-open.weather.now' });
+          expect(called.json.result.structuredContent.output).to.deep.equal({ temp: 19 });
+          expect(called.json.result.structuredContent.receipt.identity).to.equal('anonymous');
 
-    it('keeps concurrent POSTs apart though their clients number requests alike: each gets its own answer, as its own caller', async () => {
-      const tokens = await Promise.all(
-        ['user:ana', 'user:bo'].map(async (principal) => (await issueUserToken(h().gateway, h().organizationId, { principal, expires_in: 600 }, 'test')).token),
-      );
-      const cities = ['Lima', 'Quito', 'Cusco', 'Sucre', 'Salta', 'Arica', 'Tacna', 'Piura'];
-      for (const city of cities) fakes.open.on('GET', `/weather/${city}`, { json: { city } });
-      const answers = await Promise.all(
-        cities.map((city, i) =>
-          h().request({
-            method: 'POST',
-            url: '/v1/mcp',
-            payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'run_task', arguments: { task_id: 'rt-open.weather.now', input: { city } } } }),
-            headers: { ...MCP_HEADERS, authorization: `Bearer ${tokens[i % 2]}` },
-          }),
-        ),
-      );
-      answers.forEach((answer, i) => {
-        expect(answer.json.id).to.equal(1);
-        const { output, receipt } = answer.json.result.structuredContent;
-        expect(output).to.deep.equal({ city: cities[i] });
-        expect(receipt.principal).to.equal(i % 2 ? 'user:bo' : 'user:ana');
+          const bad = await send('tools/call', { name: 'rt-open.weather.now', arguments: { city: 7 } }, { url: '/v1/mcp?tasks=rt-open.weather.now' });
+          expect(toolProblem(bad.json.result, 400, 'invalid_input').invalid_params).to.deep.equal([{ name: 'city', reason: 'must be string' }]);
+          expect(fakes.open.requests).to.have.length(1);
+        });
+
+        it('turns bad arguments into isError results with the invalid_input problem naming each argument', async () => {
+          const wrongTypes = toolProblem(await call('discover_tasks', { job: 42, limit: 'many' }), 400, 'invalid_input');
+          expect(wrongTypes.invalid_params.map((p: { name: string }) => p.name)).to.deep.equal(['arguments.job', 'arguments.limit']);
+          expect(wrongTypes.type).to.equal('http://gateway.test/problems/invalid_input');
+          toolProblem(await call('discover_tasks', {}), 400, 'invalid_input');
+          toolProblem(await call('discover_tasks', { job: 'x'.repeat(501) }), 400, 'invalid_input');
+          toolProblem(await call('discover_tasks', { job: 'weather', limit: 51 }), 400, 'invalid_input');
+          toolProblem(await call('discover_tasks', { job: 'weather\u0000now' }), 400, 'invalid_input');
+          toolProblem(await call('describe_task', { task_id: 'rt-open.weather.now', extra: true }), 400, 'invalid_input');
+          toolProblem(await call('run_task', { task_id: 'rt-open.weather.now' }), 400, 'invalid_input');
+          toolProblem(await call('run_task', { task_id: 'rt-open.weather.now', input: [1, 2] }), 400, 'invalid_input');
+          const routing = toolProblem(
+            await call('run_task', { task_id: 'rt-open.weather.now', input: { city: 'Rome' }, routing: { only: ['Not A Slug'], sort: 'fastest', max_cost: 0.5 } }),
+            400,
+            'invalid_input',
+          );
+          expect(routing.invalid_params.map((p: { name: string }) => p.name)).to.deep.equal(['arguments.routing.only.0', 'arguments.routing.sort', 'arguments.routing.max_cost']);
+          // Limits just under and just over: a 500-character job, routing lists of 1000 and 1001 characters joined.
+          expect((await call('discover_tasks', { job: 'w'.repeat(500) })).isError).to.equal(undefined);
+          const slugs = (long: number) => [...Array.from({ length: long }, () => 'p'.repeat(100)), ...Array.from({ length: 10 - long }, () => 'q'.repeat(99))];
+          toolProblem(await call('run_task', { task_id: 'rt-open.weather.now', input: { city: 'Rome' }, routing: { only: slugs(1) } }), 404, 'miss');
+          const joined = toolProblem(await call('run_task', { task_id: 'rt-open.weather.now', input: { city: 'Rome' }, routing: { only: slugs(2) } }), 400, 'invalid_input');
+          expect(joined.invalid_params[0].name).to.equal('arguments.routing.only');
+          const input = toolProblem(await call('run_task', { task_id: 'rt-open.weather.now', input: { city: '' } }), 400, 'invalid_input');
+          expect(input.invalid_params).to.deep.equal([{ name: 'city', reason: 'must NOT have fewer than 1 characters' }]);
+          expect(fakes.open.requests).to.have.length(0);
+        });
+
+        it('answers a tools/call whose name is not text or whose arguments are not an object with -32602 invalid params', async () => {
+          for (const [params, message] of [
+            [{ name: 'run_task', arguments: [1] }, 'Invalid params: arguments must be an object'],
+            [{ name: 'run_task', arguments: 'Paris' }, 'Invalid params: arguments must be an object'],
+            [{ name: 'run_task', arguments: null }, 'Invalid params: arguments must be an object'],
+            [{ name: {}, arguments: {} }, 'Invalid params: name must be the name of a tool (a string)'],
+            [{ arguments: {} }, 'Invalid params: name must be the name of a tool (a string)'],
+          ] as const) {
+            const res = await send('tools/call', params);
+            expect(res.statusCode, res.payload).to.equal(200);
+            expect(res.json.error, JSON.stringify(params)).to.deep.equal({ code: -32602, message });
+          }
+          expect(fakes.open.requests).to.have.length(0);
+        });
+
+        it('holds a task input to the nesting limit REST holds it to, not counting the JSON-RPC request around it', async () => {
+          const nested = (levels: number): unknown => (levels === 0 ? 'leaf' : [nested(levels - 1)]);
+          // The input object is level 1, so a document of 63 arrays is 64 levels: the most a run takes.
+          const input = (levels: number) => ({ document: nested(levels), path: '/0' });
+          const rest = await h().request({ method: 'POST', url: '/v1/tasks/builtin.json.extract/run', payload: input(63) });
+          expect(rest.statusCode, rest.payload).to.equal(200);
+          const within = await call('run_task', { task_id: 'builtin.json.extract', input: input(63) });
+          expect(within.isError, JSON.stringify(within)).to.equal(undefined);
+          expect(within.structuredContent.output).to.deep.equal(rest.json.output);
+          const over = await send('tools/call', { name: 'run_task', arguments: { task_id: 'builtin.json.extract', input: input(64) } });
+          expect(problem(over, 400, 'invalid_input').detail).to.match(/nested deeper than/);
+        });
+
+        it('answers unknown, retired and broken tasks as isError results with their problems', async () => {
+          toolProblem(await call('describe_task', { task_id: 'nope.task' }), 404, 'task_not_found');
+          toolProblem(await call('describe_task', { task_id: 'rt-open.old.get' }), 410, 'task_retired');
+          toolProblem(await call('run_task', { task_id: 'nope.task', input: {} }), 404, 'task_not_found');
+          toolProblem(await call('run_task', { task_id: 'rt-open.bad.get', input: { id: '1' } }), 410, 'task_broken');
+        });
+
+        it('describes a task as GET /v1/tasks/{id} does, plus ready for the principal', async () => {
+          const rest = await h().request({ method: 'GET', url: '/v1/tasks/rt-paid.quote.get' });
+          const described = await call('describe_task', { task_id: 'rt-paid.quote.get' });
+          expect(described.isError).to.equal(undefined);
+          expect(described.structuredContent).to.deep.equal({ ...rest.json, ready: true });
+          const account = await call('describe_task', { task_id: 'rt-oauth.inbox.list' }, { 'svc-principal': 'user:nobody' });
+          expect(account.structuredContent.ready).to.equal(false);
+        });
+
+        it('discovers as POST /v1/discover does', async () => {
+          const rest = await h().request({ method: 'POST', url: '/v1/discover', payload: { task: 'current weather in a city', limit: 3 }, headers: { 'svc-principal': 'user:ada' } });
+          const found = await call('discover_tasks', { job: 'current weather in a city', limit: 3 }, { 'svc-principal': 'user:ada' });
+          expect(found.structuredContent).to.deep.equal(rest.json);
+          expect(found.structuredContent.candidates[0]).to.have.property('ready');
+        });
+
+        it('runs as REST runs: output and receipt, the call audited with the svc-tag, routing arguments as the svc-* headers', async () => {
+          fakes.open.on('GET', '/weather/Kyiv', { json: { temp: 3 } });
+          const ran = await call('run_task', { task_id: 'rt-open.weather.now', input: { city: 'Kyiv', units: 'metric' } }, { 'svc-tag': 'agent-7' });
+          expect(Object.keys(ran.structuredContent)).to.deep.equal(['output', 'receipt']);
+          expect(ran.structuredContent.output).to.deep.equal({ temp: 3 });
+          const { receipt } = ran.structuredContent;
+          expect(receipt).to.include({ identity: 'anonymous', principal: 'organization', quoted_usd: 0, charged_usd: 0 });
+          const audited = await h().request({ method: 'GET', url: `/v1/calls/${receipt.call_id}` });
+          expect(audited.json).to.include({ task: 'rt-open.weather.now', outcome: 'hit', tag: 'agent-7' });
+          expect(fakes.open.requests[0].query).to.deep.equal({ units: 'metric', lang: 'en' });
+
+          // Routing: only the mirror may answer, as svc-only: rt-mirror would make it.
+          fakes.mirror.on('GET', '/w', { json: { temp: 4 } });
+          const routed = await call('run_task', { task_id: 'rt-open.weather.now', input: { city: 'Kyiv' }, routing: { only: ['rt-mirror'] } });
+          expect(routed.structuredContent.output).to.deep.equal({ temp: 4 });
+          const miss = toolProblem(await call('run_task', { task_id: 'rt-open.weather.now', input: { city: 'Kyiv' }, routing: { max_cost: '0.0001', only: ['rt-paid'] } }), 404, 'miss');
+          expect(miss.call_id).to.match(/^call_/);
+        });
+
+        it('counts every run_task against the run budget before reading its arguments, as REST counts every run', async () => {
+          const asCounted = { 'svc-principal': `user:counted-${generation.key}` };
+          toolProblem(await call('run_task', { task_id: 42, input: 'x' }, asCounted), 400, 'invalid_input');
+          toolProblem(await call('run_task', { task_id: 'nope.task', input: {} }, asCounted), 404, 'task_not_found');
+          const pinned = await send('tools/call', { name: 'rt-open.weather.now', arguments: { city: 3 } }, { url: '/v1/mcp?tasks=rt-open.weather.now', headers: asCounted });
+          toolProblem(pinned.json.result, 400, 'invalid_input');
+          const rest = await h().request({ method: 'POST', url: '/v1/tasks/rt-open.weather.now/run', payload: { city: '' }, headers: asCounted });
+          expect(rest.statusCode).to.equal(400);
+          const limited = toolProblem(await call('run_task', { task_id: 'rt-open.weather.now', input: { city: 'Oslo' } }, asCounted), 429, 'rate_limited');
+          expect(limited.detail).to.match(/retry in \d+ s/);
+          // Discovering and describing are not runs.
+          expect((await call('describe_task', { task_id: 'rt-open.weather.now' }, asCounted)).isError).to.equal(undefined);
+          expect(fakes.open.requests).to.have.length(0);
+        });
+
+        it('keeps concurrent POSTs apart though their clients number requests alike: each gets its own answer, as its own caller', async () => {
+          const tokens = await Promise.all(
+            [`user:ana-${generation.key}`, `user:bo-${generation.key}`].map(async (principal) => (await issueUserToken(h().gateway, h().organizationId, { principal, expires_in: 600 }, 'test')).token),
+          );
+          const cities = ['Lima', 'Quito', 'Cusco', 'Sucre', 'Salta', 'Arica', 'Tacna', 'Piura'];
+          for (const city of cities) fakes.open.on('GET', `/weather/${city}`, { json: { city } });
+          const answers = await Promise.all(
+            cities.map((city, i) =>
+              send('tools/call', { name: 'run_task', arguments: { task_id: 'rt-open.weather.now', input: { city } } }, { id: 1, headers: { authorization: `Bearer ${tokens[i % 2]}` } }),
+            ),
+          );
+          answers.forEach((answer, i) => {
+            expect(answer.json.id).to.equal(1);
+            const { output, receipt } = answer.json.result.structuredContent;
+            expect(output).to.deep.equal({ city: cities[i] });
+            expect(receipt.principal).to.equal(i % 2 ? `user:bo-${generation.key}` : `user:ana-${generation.key}`);
+          });
+        });
+
+        it('answers a principal-bound token naming another principal with principal_forbidden tool errors', async () => {
+          const token = (await issueUserToken(h().gateway, h().organizationId, { principal: 'user:mallory', expires_in: 600 }, 'test')).token;
+          const asToken = { authorization: `Bearer ${token}` };
+          const listed = await send('tools/list', {}, { headers: asToken });
+          expect(listed.json.result.tools).to.have.length(3);
+          const other = { ...asToken, 'svc-principal': 'user:alice' };
+          toolProblem(await call('discover_tasks', { job: 'weather' }, other), 403, 'principal_forbidden');
+          toolProblem(await call('describe_task', { task_id: 'rt-open.weather.now' }, other), 403, 'principal_forbidden');
+          toolProblem(await call('run_task', { task_id: 'rt-open.weather.now', input: { city: 'Oslo' } }, other), 403, 'principal_forbidden');
+          expect(fakes.open.requests).to.have.length(0);
+          const own = await call('describe_task', { task_id: 'rt-oauth.inbox.list' }, asToken);
+          expect(own.structuredContent.ready).to.equal(false);
+        });
       });
-    });
-
-    it('answers a principal-bound token naming another principal with principal_forbidden tool errors', async () => {
-      const token = (await issueUserToken(h().gateway, h().organizationId, { principal: 'user:mallory', expires_in: 600 }, 'test')).token;
-      const asToken = { authorization: `Bearer ${token}` };
-      const listed = await rpc(h(), 'tools/list', {}, { headers: asToken });
-      expect(listed.json.result.tools).to.have.length(3);
-      const other = { ...asToken, 'svc-principal': 'user:alice' };
-      toolProblem(await callTool(h(), 'discover_tasks', { job: 'weather' }, other), 403, 'principal_forbidden');
-      toolProblem(await callTool(h(), 'describe_task', { task_id: 'rt-open.weather.now' }, other), 403, 'principal_forbidden');
-      toolProblem(await callTool(h(), 'run_task', { task_id: 'rt-open.weather.now', input: { city: 'Oslo' } }, other), 403, 'principal_forbidden');
-      expect(fakes.open.requests).to.have.length(0);
-      const own = await callTool(h(), 'describe_task', { task_id: 'rt-oauth.inbox.list' }, asToken);
-      expect(own.structuredContent.ready).to.equal(false);
-    });
+    }
   },
   { config: fakes.config({ metrics: { token: METRICS_TOKEN }, rate_limits: { per_principal: { run: PER_PRINCIPAL_RUNS } } }) },
 );

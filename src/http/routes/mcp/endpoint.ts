@@ -1,4 +1,6 @@
+import Accept from '@hapi/accept';
 import type { ServerRoute } from '@hapi/hapi';
+import { classifyInboundRequest, type JSONRPCRequest } from '@modelcontextprotocol/server';
 import Joi from 'joi';
 import type { Catalog, Task } from '../../../domain/catalog/types.js';
 import { GatewayError, invalidInput } from '../../../domain/errors.js';
@@ -8,9 +10,10 @@ import { fields } from '../../../domain/contracts/fields.js';
 import { answers, records } from '../../records.js';
 import { operation } from '../../operation.js';
 import { runHeaders } from '../tasks/run.js';
-import { answerMessages, exchangeFault, SharedExchange } from './exchange.js';
+import { answerMessages, exchangeFault, invalidParams, SharedExchange, toolCallFault, type McpAnswer } from './exchange.js';
 import { MAX_PINNED_TASKS, MCP_PATH, pinnedTaskIds, pinnedTaskProblems } from '../../../domain/mcp.js';
-import { callAuthInfo, mcpServer } from './server.js';
+import { modernExchange } from './modern.js';
+import { callAuthInfo, mcpServer, toolSet, type ToolSet } from './server.js';
 import { fixedTools, pinnedTool } from './tools.js';
 
 /** A JSON-RPC 2.0 response: a result, or an error for a protocol fault (tool errors are results with isError). */
@@ -35,11 +38,12 @@ const jsonRpcRequest = Joi.object({
 const mcpAnswers = answers({
   200: Joi.alternatives(jsonRpcResponse, Joi.array().items(jsonRpcResponse)).description('the JSON-RPC response, or one per request of a batch'),
   202: records.empty.description('the message held only notifications or responses'),
-  400: jsonRpcResponse.description('a JSON-RPC error: the message is not valid JSON-RPC'),
+  400: jsonRpcResponse.description('a JSON-RPC error: the message is not valid JSON-RPC of a revision served'),
+  404: jsonRpcResponse.description('a JSON-RPC error: a method revision 2026-07-28 does not have'),
   406: jsonRpcResponse.description('a JSON-RPC error: Accept takes no JSON (none, */*, application/json or both media types are fine)'),
 });
 
-/** The tasks `?tasks=id1,id2` pins, checked before any MCP: at most 20, each in the catalog and active. */
+/** The tasks `?tasks=id1,id2` pins, checked before any MCP: at most 20, each named once, in the catalog and active. */
 function pinnedTasks(catalog: Catalog, ids: string[]): Task[] {
   const problems = pinnedTaskProblems(catalog, ids);
   if (problems.length) {
@@ -48,46 +52,53 @@ function pinnedTasks(catalog: Catalog, ids: string[]): Task[] {
   return ids.map((id) => catalog.tasks.get(id)!);
 }
 
-/** Servers kept for sets of pinned tasks (and the one without): past this many sets, the oldest is let go. */
+/** Tool sets kept for lists of pinned tasks (and the one without): past this many, the oldest is let go. */
 const MAX_KEPT_TOOL_SETS = 64;
 
-/** The shared server and transport of each tool set: the three tools, plus the tasks a POST pins. */
-function toolSets(gateway: Gateway) {
-  const kept = new Map<string, SharedExchange>();
-  return (pinnedList: string | undefined): SharedExchange => {
-    const ids = pinnedList === undefined ? [] : pinnedTaskIds(pinnedList);
-    const key = ids.join(',');
-    let exchange = kept.get(key);
-    if (!exchange) {
-      const tools = [...fixedTools, ...pinnedTasks(gateway.catalog, ids).map(pinnedTool)];
-      exchange = new SharedExchange(mcpServer(tools, gateway.config.server.public_url));
-      kept.set(key, exchange);
+/** The tools of each endpoint URL: the three, plus the tasks its `?tasks=` pins. */
+function toolSets(catalog: Catalog) {
+  const kept = new Map<string, ToolSet>();
+  return (pinnedList: string | undefined): ToolSet => {
+    const key = pinnedList ?? '';
+    let tools = kept.get(key);
+    if (!tools) {
+      const pinned = pinnedList === undefined ? [] : pinnedTasks(catalog, pinnedTaskIds(pinnedList));
+      tools = toolSet([...fixedTools, ...pinned.map(pinnedTool)]);
+      kept.set(key, tools);
       if (kept.size > MAX_KEPT_TOOL_SETS) kept.delete(kept.keys().next().value!);
     }
-    return exchange;
+    return tools;
   };
 }
 
-/** No Accept, or one naming `*\/*` (what fetch sends), `application/*` or `application/json`: a client that takes the JSON this endpoint answers. */
-const TAKES_JSON = /(^|,)\s*(\*\/\*|application\/\*|application\/json)\s*(;|,|$)/i;
+/**
+ * Whether the client takes the JSON this endpoint answers: no Accept, or one that, weighed by its q-values,
+ * allows `application/json` (`*\/*`, `application/*`, `application/json`). The protocol tells clients to accept
+ * JSON and event streams both; this endpoint only answers JSON.
+ */
+const takesJson = (accept: string | undefined): boolean => Accept.mediaType(accept, ['application/json']) !== '';
 
-/** The protocol tells clients to accept JSON and event streams both; this endpoint only answers JSON, so a client that takes JSON is served. */
 const NOT_ACCEPTABLE = exchangeFault(406, -32000, 'Not Acceptable: the endpoint answers application/json; Accept must allow it');
 
 /**
- * POST /v1/mcp: MCP over Streamable HTTP, stateless and answered in plain JSON. hapi authenticates and
- * parses (so 401, 413 and malformed JSON leave by the one problem+json path); the SDK's server
- * answers the JSON-RPC messages (exchange.ts), and hapi sends that answer like any other, with its usual headers.
+ * POST /v1/mcp: MCP over Streamable HTTP, stateless and answered in plain JSON, in both protocol generations.
+ * hapi authenticates and parses (so 401, 413 and malformed JSON leave by the one problem+json path); the
+ * SDK's classification of the message picks the generation: messages of the earlier revisions (initialize,
+ * batches, no `_meta` envelope) go to the long-lived server of exchange.ts, everything else to the SDK's
+ * 2026-07-28 handler (modern.ts). hapi sends either answer like any other, with its usual headers.
  */
 const mcpPost = (gateway: Gateway, corsRequestHeaders: string[]): ServerRoute => {
-  const exchangeFor = toolSets(gateway);
+  const toolsFor = toolSets(gateway.catalog);
+  const { public_url: publicUrl } = gateway.config.server;
+  const legacy = new SharedExchange(mcpServer(publicUrl, 'legacy'));
+  const modern = modernExchange(publicUrl);
   return operation({
     method: 'POST',
     path: MCP_PATH,
     options: {
-      // A browser's MCP client sends the protocol version header after initializing; its preflight must allow it.
-      cors: { additionalHeaders: [...corsRequestHeaders, 'mcp-protocol-version'] },
-      description: 'MCP over Streamable HTTP (stateless, JSON answers): the tools discover_tasks, describe_task, run_task and pinned tasks',
+      // A browser's MCP client sends the protocol's headers; its preflight must allow them.
+      cors: { additionalHeaders: [...corsRequestHeaders, 'mcp-protocol-version', 'mcp-method', 'mcp-name'] },
+      description: 'MCP over Streamable HTTP (stateless, JSON answers; revision 2026-07-28 and the earlier ones): the tools discover_tasks, describe_task, run_task and pinned tasks',
       response: mcpAnswers,
       // A run_task's input sits three levels inside the JSON-RPC request (params.arguments.input).
       plugins: { gateway: { userTokens: true }, jsonEnvelopeDepth: 3, openapi: { body: Joi.alternatives(jsonRpcRequest, Joi.array().items(jsonRpcRequest)).required() } },
@@ -99,16 +110,28 @@ const mcpPost = (gateway: Gateway, corsRequestHeaders: string[]): ServerRoute =>
       },
     },
     async handler(request, h) {
-      const exchange = exchangeFor(request.query.tasks);
+      const tools = toolsFor(request.query.tasks);
       const authInfo = callAuthInfo({
         context: { gateway, caller: callerOf(request), headers: request.headers },
+        tools,
         onFault: (error) => {
           request.app.faulted = { name: (error as Error)?.name ?? 'Error' };
         },
       });
-      const { accept, 'mcp-protocol-version': version } = request.headers;
-      const answer = accept === undefined || TAKES_JSON.test(accept) ? await answerMessages(exchange, request.payload, version, authInfo) : NOT_ACCEPTABLE;
-      return answer.body === undefined ? h.response().code(answer.status) : h.response(answer.body as object).code(answer.status);
+      const { headers, payload } = request;
+      const protocolVersion = headers['mcp-protocol-version'];
+      let answer: McpAnswer;
+      if (!takesJson(headers.accept)) answer = NOT_ACCEPTABLE;
+      else {
+        const route = classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader: protocolVersion, mcpMethodHeader: headers['mcp-method'], mcpNameHeader: headers['mcp-name'], body: payload });
+        const fault = route.kind === 'modern' && route.messageKind === 'request' ? toolCallFault(route.message) : undefined;
+        if (route.kind === 'legacy') answer = await answerMessages(legacy, payload, protocolVersion, authInfo);
+        else if (fault) answer = { status: 200, body: invalidParams((route.message as JSONRPCRequest).id, fault) };
+        else answer = await modern(headers, payload, authInfo);
+      }
+      if (answer.body === undefined) return h.response().code(answer.status);
+      // The 2026-07-28 handler answers JSON text: it goes out as it is.
+      return typeof answer.body === 'string' ? h.response(answer.body).type('application/json').code(answer.status) : h.response(answer.body).code(answer.status);
     },
   });
 };

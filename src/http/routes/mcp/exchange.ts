@@ -1,34 +1,44 @@
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, isJSONRPCRequest, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ProtocolErrorCode,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type AuthInfo,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  type Server,
+  type Transport,
+} from '@modelcontextprotocol/server';
 
-/** What one POST to the endpoint answers: a status and the JSON body, if any. */
+/** What one POST to the endpoint answers: a status and the JSON body (an object, or JSON text), if any. */
 export interface McpAnswer {
   status: number;
-  body?: unknown;
+  body?: object | string;
 }
 
 /** How many messages a batch may hold (as the SDK's own HTTP transport allows). */
 export const MAX_BATCH_SIZE = 100;
-
-/**
- * A JSON-RPC 2.0 message as the SDK's protocol layer will take it: a request (checked as the SDK checks it, so
- * every request handed on gets an answer), a notification or a response. Notifications and responses are
- * acknowledged and dropped, so only their envelope matters.
- */
-function isJsonRpcMessage(value: unknown): value is JSONRPCMessage {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const message = value as Record<string, unknown>;
-  if ('method' in message && 'id' in message) return isJSONRPCRequest(message);
-  return message.jsonrpc === '2.0' && (typeof message.method === 'string' || ('id' in message && ('result' in message || 'error' in message)));
-}
 
 /** A request (a method and an id) rather than a notification or a response. */
 const isRequest = (message: JSONRPCMessage): message is JSONRPCRequest => 'method' in message && 'id' in message;
 
 /** A fault of the HTTP exchange itself: a JSON-RPC error with no id, as the protocol's HTTP binding answers it. */
 export const exchangeFault = (status: number, code: number, message: string): McpAnswer => ({ status, body: { jsonrpc: '2.0', error: { code, message }, id: null } });
+
+/**
+ * What is wrong with a tools/call's params, said plainly (the SDK's own check answers with its schema
+ * library's report): a tool name that is not text, or arguments that are not an object. Undefined when fine
+ * or when the request is not a tools/call.
+ */
+export function toolCallFault(message: { method?: unknown; params?: unknown }): string | undefined {
+  if (message.method !== 'tools/call') return undefined;
+  const params = (message.params ?? {}) as Record<string, unknown>;
+  if (typeof params.name !== 'string') return 'Invalid params: name must be the name of a tool (a string)';
+  const args = params.arguments;
+  if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) return 'Invalid params: arguments must be an object';
+  return undefined;
+}
+
+/** The JSON-RPC error answering a request whose params are wrong. */
+export const invalidParams = (id: JSONRPCRequest['id'], message: string): JSONRPCMessage => ({ jsonrpc: '2.0', id, error: { code: ProtocolErrorCode.InvalidParams, message } });
 
 /**
  * The one Transport of a long-lived SDK Server, shared by every POST: each POST's requests go to the server
@@ -65,41 +75,41 @@ export class SharedExchange implements Transport {
     deliver?.(message);
   }
 
-  /** Hands a POST's requests to the server; the responses, in the order of the requests. */
-  async exchange(requests: JSONRPCRequest[], authInfo: AuthInfo): Promise<JSONRPCMessage[]> {
+  /** Hands one of a POST's requests to the server; its response. */
+  async exchange(request: JSONRPCRequest, authInfo: AuthInfo): Promise<JSONRPCMessage> {
     await this.connected;
-    return Promise.all(
-      requests.map(
-        (request) =>
-          new Promise<JSONRPCMessage>((resolve) => {
-            const id = ++this.lastId;
-            this.waiting.set(id, (response) => resolve({ ...response, id: request.id } as JSONRPCMessage));
-            this.onmessage?.({ ...request, id }, { authInfo });
-          }),
-      ),
-    );
+    return new Promise<JSONRPCMessage>((resolve) => {
+      const id = ++this.lastId;
+      this.waiting.set(id, (response) => resolve({ ...response, id: request.id } as JSONRPCMessage));
+      this.onmessage?.({ ...request, id }, { authInfo });
+    });
   }
 }
 
 /**
- * Answers a POST's parsed body (one JSON-RPC message or a batch) through `exchange`, by the protocol's rules
- * for Streamable HTTP: messages that are not JSON-RPC are 400, an initialize request must come alone, a
- * protocol version header must name a version the SDK speaks, a body of only notifications or responses is
- * 202, and requests get their responses (one object for one message, an array for a batch).
+ * Answers a POST's parsed body of the earlier revisions (one JSON-RPC message or a batch, each already
+ * found to be JSON-RPC of those revisions) through `exchange`, by the protocol's rules for Streamable
+ * HTTP: a batch holds at most 100 messages, an initialize request must come alone, a protocol version
+ * header must name a version the SDK speaks, a body of only notifications or responses is 202, and
+ * requests get their responses in order (one object for one message, an array for a batch), a tools/call
+ * with malformed params its invalid-params error.
  */
 export async function answerMessages(exchange: SharedExchange, body: unknown, protocolVersion: string | undefined, authInfo: AuthInfo): Promise<McpAnswer> {
   const batch = Array.isArray(body);
-  const raw: unknown[] = batch ? body : [body];
-  if (batch && raw.length === 0) return exchangeFault(400, ErrorCode.InvalidRequest, 'Invalid Request: an empty batch');
-  if (raw.length > MAX_BATCH_SIZE) return exchangeFault(400, ErrorCode.InvalidRequest, `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages`);
-  if (!raw.every(isJsonRpcMessage)) return exchangeFault(400, ErrorCode.ParseError, 'Parse error: Invalid JSON-RPC message');
-  const requests = (raw as JSONRPCMessage[]).filter(isRequest);
+  const messages = (batch ? body : [body]) as JSONRPCMessage[];
+  if (messages.length > MAX_BATCH_SIZE) return exchangeFault(400, ProtocolErrorCode.InvalidRequest, `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages`);
+  const requests = messages.filter(isRequest);
   if (requests.some((request) => request.method === 'initialize')) {
-    if (raw.length > 1) return exchangeFault(400, ErrorCode.InvalidRequest, 'Invalid Request: Only one initialization request is allowed');
+    if (messages.length > 1) return exchangeFault(400, ProtocolErrorCode.InvalidRequest, 'Invalid Request: Only one initialization request is allowed');
   } else if (protocolVersion !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersion)) {
     return exchangeFault(400, -32000, `Bad Request: Unsupported protocol version: ${protocolVersion} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`);
   }
   if (requests.length === 0) return { status: 202 };
-  const responses = await exchange.exchange(requests, authInfo);
+  const responses = await Promise.all(
+    requests.map((request) => {
+      const fault = toolCallFault(request);
+      return fault ? invalidParams(request.id, fault) : exchange.exchange(request, authInfo);
+    }),
+  );
   return { status: 200, body: batch ? responses : responses[0] };
 }

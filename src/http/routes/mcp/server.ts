@@ -1,12 +1,20 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  inputRequired,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type AuthInfo,
+  type CallToolResult,
+  type InputRequiredResult,
+  type ClientCapabilities,
+  type ProtocolEra,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import { packageRoot } from '../../../config/load.js';
-import type { GatewayError } from '../../../domain/errors.js';
-import { problemBody, toGatewayError } from '../../errors.js';
+import { problemBody, toGatewayError, type ProblemDetails } from '../../errors.js';
 import type { Tool, ToolContext } from './tools.js';
 
 const serverInfo = {
@@ -15,13 +23,10 @@ const serverInfo = {
   version: (JSON.parse(readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version,
 };
 
-/**
- * One JSON Schema validator for every server: the SDK would build a new Ajv per server otherwise.
- * (The server uses it only for elicitation, which these never do.)
- */
+/** One JSON Schema validator for every server: the SDK would build a new Ajv per server otherwise. */
 const jsonSchemaValidator = new AjvJsonSchemaValidator();
 
-/** What a model reads on connecting: how to use the three tools and what to do with a connect link. */
+/** What a model reads on connecting: how to use the three tools and what to do with a link for the user. */
 export const INSTRUCTIONS = [
   'This gateway runs third-party tasks (APIs) for the user with one credential.',
   '1. Call discover_tasks with the job in plain words to find task ids; never guess an id.',
@@ -30,14 +35,30 @@ export const INSTRUCTIONS = [
   'If a result is an error carrying connect_url or reconnect_url, give that link to the user, ask them to open it and connect their account, then retry the same call.',
 ].join('\n');
 
+/** The tools one endpoint URL lists (the three, plus the tasks its `?tasks=` pins), with their tools/list answer built once. */
+export interface ToolSet {
+  byName: Map<string, Tool>;
+  listed: { tools: Array<Pick<Tool, 'name' | 'title' | 'description' | 'annotations'> & { inputSchema: { type: 'object' } }> };
+}
+
+export function toolSet(tools: Tool[]): ToolSet {
+  return {
+    byName: new Map(tools.map((tool) => [tool.name, tool])),
+    listed: {
+      tools: tools.map(({ name, title, description, inputSchema, annotations }) => ({ name, title, description, inputSchema: inputSchema as { type: 'object' }, annotations })),
+    },
+  };
+}
+
 /** A tool's answer, or a gateway error as the problem object: structured, and the same JSON as one text content. */
 function toolResult(structured: Record<string, unknown>, isError: boolean): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured, ...(isError ? { isError } : {}) };
 }
 
-/** What one POST brings to the tool calls it holds: its caller and run headers, and where internal faults are noted. */
+/** What one POST brings to the tool calls it holds: its caller and run headers, its tools, and where internal faults are noted. */
 export interface ToolCall {
   context: ToolContext;
+  tools: ToolSet;
   /** Called with every internal error a tool call turned into an internal_error result, for the request log. */
   onFault(error: unknown): void;
 }
@@ -47,30 +68,62 @@ export function callAuthInfo(call: ToolCall): AuthInfo {
   return { token: '', clientId: call.context.caller.credentialId, scopes: [], extra: { call } };
 }
 
-const callOf = (authInfo: AuthInfo | undefined): ToolCall => authInfo!.extra!.call as ToolCall;
+export const callOf = (authInfo: AuthInfo | undefined): ToolCall => authInfo!.extra!.call as ToolCall;
+
+/** The key of the one input request a run asks for: the end user's visit to a hosted page. */
+const USER_VISIT = 'user_visit';
+
+/** What the end user is asked to do at each kind of hosted link a problem carries. */
+const USER_LINKS = [
+  ['connect_url', 'connect your account'],
+  ['reconnect_url', 'sign in to your account again'],
+] as const;
 
 /**
- * A server for a set of tools, kept for the process and shared by every POST that lists those tools (the
- * endpoint is stateless: nothing of one POST stays in it). Only protocol faults are JSON-RPC errors (an
- * unknown tool among them); every gateway error is an isError tool result.
+ * On 2026-07-28, a run that waits for its end user at a hosted page (a connection to make or renew) is an
+ * `input_required` result whose one URL-mode elicitation is that page, for a client that takes URL
+ * elicitations; the client's retry of the same call runs. Undefined (the problem stays an isError result)
+ * when the problem carries no such link, the client takes no URL elicitation, or the user declined the last one.
  */
-export function mcpServer(tools: Tool[], publicUrl: string): Server {
+function userVisit(problem: ProblemDetails, client: ClientCapabilities | undefined, ctx: ServerContext, taskTitle: string | undefined): InputRequiredResult | undefined {
+  const link = USER_LINKS.find(([member]) => typeof problem[member] === 'string');
+  if (!link || client?.elicitation?.url === undefined) return undefined;
+  const answered = ctx.mcpReq.inputResponses?.[USER_VISIT] as { action?: unknown } | undefined;
+  if (answered !== undefined && answered.action !== 'accept') return undefined;
+  const [member, deed] = link;
+  const url = problem[member] as string;
+  return inputRequired({
+    inputRequests: {
+      [USER_VISIT]: inputRequired.elicitUrl({
+        message: `Open the link to ${deed}${taskTitle ? ` so the agent can run "${taskTitle}"` : ''}; the agent goes on when you are done.`,
+        url,
+      }),
+    },
+  });
+}
+
+/**
+ * A server speaking one era; each request's tools and caller come with it (`authInfo`), so one server can
+ * answer every POST. Only protocol faults are JSON-RPC errors (an unknown tool among them); every gateway
+ * error is an isError tool result, or on 2026-07-28 an `input_required` result when the run waits for its
+ * end user at a hosted page.
+ */
+export function mcpServer(publicUrl: string, era: ProtocolEra): Server {
   const server = new Server(serverInfo, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator });
-  const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  const listed = {
-    tools: tools.map(({ name, title, description, inputSchema, annotations }) => ({ name, title, description, inputSchema: inputSchema as { type: 'object' }, annotations })),
-  };
-  server.setRequestHandler(ListToolsRequestSchema, () => listed);
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const tool = byName.get(request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `no tool ${request.params.name}; tools/list names the tools`);
-    const { context, onFault } = callOf(extra.authInfo);
+  server.setRequestHandler('tools/list', (_request, ctx) => callOf(ctx.http?.authInfo).tools.listed);
+  server.setRequestHandler('tools/call', async (request, ctx) => {
+    const call = callOf(ctx.http?.authInfo);
+    const tool = call.tools.byName.get(request.params.name);
+    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `no tool ${request.params.name}; tools/list names the tools`);
+    const args = request.params.arguments ?? {};
     try {
-      return toolResult(await tool.call(context, request.params.arguments ?? {}), false);
+      return toolResult(await tool.call(call.context, args), false);
     } catch (thrown) {
-      const error: GatewayError = toGatewayError(thrown);
-      if (error.code === 'internal_error') onFault(thrown);
-      return toolResult(problemBody(error, publicUrl), true);
+      const error = toGatewayError(thrown);
+      if (error.code === 'internal_error') call.onFault(thrown);
+      const problem = problemBody(error, publicUrl);
+      // A 2026-07-28 server serves one request: the client's capabilities are that request's.
+      return (era === 'modern' && userVisit(problem, server.getClientCapabilities(), ctx, tool.taskOf(call.context, args)?.title)) || toolResult(problem, true);
     }
   });
   return server;

@@ -31,6 +31,8 @@ export interface Tool {
   annotations?: { readOnlyHint?: boolean; openWorldHint?: boolean };
   /** Checks the arguments and answers the tool's result, or throws a GatewayError. */
   call(context: ToolContext, args: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** The task a call of this tool runs, when it runs one. */
+  taskOf(context: ToolContext, args: Record<string, unknown>): Task | undefined;
 }
 
 /** joi-to-json is CommonJS whose module.exports is the function itself; its types describe an ES default export. */
@@ -59,7 +61,8 @@ async function countRun({ gateway, caller, headers }: ToolContext): Promise<void
 
 /** A tool whose arguments are a joi schema: the same schema checks a call and, as JSON Schema, is the listed inputSchema. */
 function toolWithArguments<A>(
-  definition: Omit<Tool, 'inputSchema' | 'call'> & {
+  definition: Omit<Tool, 'inputSchema' | 'call' | 'taskOf'> & {
+    taskOf?: Tool['taskOf'];
     arguments: Joi.ObjectSchema;
     /** What a call must pass before its arguments are read (a run's budget). */
     admit?(context: ToolContext): Promise<void>;
@@ -70,6 +73,7 @@ function toolWithArguments<A>(
   // Preferences set once: passing them to every validate() makes joi merge them on every call.
   const schema = argumentsSchema.prefs({ abortEarly: false });
   return {
+    taskOf: () => undefined,
     ...listed,
     inputSchema: toJsonSchema(schema, 'json') as JsonSchema,
     async call(context, args) {
@@ -169,6 +173,7 @@ const runTool = toolWithArguments<RunArguments>({
   }),
   admit: countRun,
   call: run,
+  taskOf: ({ gateway }, args) => (typeof args.task_id === 'string' ? gateway.catalog.tasks.get(args.task_id) : undefined),
 });
 
 /** The tools every MCP request lists. */
@@ -186,5 +191,6 @@ export function pinnedTool(task: Task): Tool {
       await countRun(context);
       return run(context, { task_id: task.id, input: args });
     },
+    taskOf: () => task,
   };
 }
