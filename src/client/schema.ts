@@ -2450,6 +2450,12 @@ export interface components {
             output: {
                 [key: string]: unknown;
             } | null;
+            /** @description what running the task does: only reads; may change or delete what exists; does no more when repeated (implied by its kind, or the catalog's) */
+            annotations: {
+                read_only: boolean;
+                destructive: boolean;
+                idempotent: boolean;
+            };
             /** @enum {string} */
             auth: "none" | "api_key" | "oauth2";
             platform_credential: boolean;

@@ -151,6 +151,9 @@ export const records = {
     scopes: list(text()).description('provider scopes an account connection needs for this task'),
     input: Joi.object().unknown(true).description('JSON Schema of the task input'),
     output: nullable(Joi.object().unknown(true)).description("JSON Schema of the provider's answer, or null when the catalog does not say; never used to refuse an answer"),
+    annotations: Joi.object({ read_only: Joi.boolean(), destructive: Joi.boolean(), idempotent: Joi.boolean() })
+      .options({ presence: 'required' })
+      .description("what running the task does: only reads; may change or delete what exists; does no more when repeated (implied by its kind, or the catalog's)"),
     auth: providerAuth(),
     platform_credential: Joi.boolean(),
     zero_retention: Joi.boolean(),

@@ -1,3 +1,4 @@
+import { Ajv } from 'ajv';
 import { expect } from 'chai';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -76,6 +77,16 @@ function at(document: unknown, pointer: string): unknown {
     .reduce<unknown>((node, step) => (node as Record<string, unknown> | undefined)?.[step.replace(/~1/g, '/').replace(/~0/g, '~')], document);
 }
 
+const ajv = new Ajv({ allErrors: true, strict: false });
+
+/** A task that declares its output: the documented answer (the run's output) fits it. */
+function fitsDeclaredOutput(id: string, output: unknown): void {
+  const declared = builtin.tasks.get(id)!.output;
+  if (!declared) return;
+  const validate = ajv.compile(declared);
+  expect(validate(output), `${id}: the documented answer against the declared output: ${ajv.errorsText(validate.errors)}`).to.equal(true);
+}
+
 const providerOverrides = Object.fromEntries(
   [...builtin.providers.values()].filter((provider) => provider.base_url).map((provider) => [provider.slug, { base_url: standIn.baseUrlFor(provider.slug, provider.base_url) }]),
 );
@@ -90,6 +101,12 @@ describe('contracts: coverage of the built-in catalog', () => {
     const unknown = [...covered.keys()].filter((id) => !builtin.tasks.has(id));
     expect(unknown, 'contracts for tasks the catalog lacks').to.deep.equal([]);
     for (const [id, provider] of covered) expect(builtin.tasks.get(id)?.provider, id).to.equal(provider);
+  });
+
+  it('declares an output for the tasks whose provider documents its answer: every utility, and twelve of the public data tasks', () => {
+    const declared = [...builtin.tasks.values()].filter((task) => task.output);
+    expect(declared.filter((task) => task.kind === 'utility')).to.have.length([...builtin.tasks.values()].filter((task) => task.kind === 'utility').length);
+    expect(declared.filter((task) => task.kind !== 'utility')).to.have.length(12);
   });
 
   it('declares each provider on the documented host and base path, with the documented probe', () => {
@@ -141,6 +158,7 @@ eachDialect(
             expect(standIn.arrived, `what ${contract.provider} received (run answered ${res.statusCode} ${res.payload.slice(0, 300)})`).to.deep.equal([expected]);
             expect(res.statusCode, res.payload).to.equal(200);
             expect(res.json.output).to.deep.equal(task.response ?? null);
+            fitsDeclaredOutput(id, res.json.output);
             const anonymous = builtin.providers.get(contract.provider)!.auth.type === 'none';
             expect(res.json.receipt.identity).to.equal(anonymous ? 'anonymous' : 'credential');
           });
@@ -155,6 +173,7 @@ eachDialect(
       const patterns = task.output_patterns ?? {};
       for (const [pointer, pattern] of Object.entries(patterns)) expect(String(at(res.json.output, pointer)), pointer).to.match(new RegExp(pattern));
       if (task.output !== undefined) expect(res.json.output).to.deep.equal(task.output);
+      fitsDeclaredOutput(id, res.json.output);
     }
   },
   { config: { providers: providerOverrides, upstream: { timeout_ms: 5000 } } },

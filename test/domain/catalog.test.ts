@@ -300,6 +300,46 @@ describe('catalog validation', () => {
     ]);
   });
 
+  it("annotates each task with what running it does: implied by its kind and method, the catalog's annotations on top", () => {
+    // An account task needs a provider that takes a credential.
+    const keyed = { ...provider, auth: { type: 'api_key', header: 'X-Key', template: '{secret}' } };
+    const annotated = (overrides: Record<string, unknown>) => {
+      const file = write(`annotated-${Math.random().toString(36).slice(2, 8)}.yaml`, JSON.stringify({ providers: [keyed], tasks: [task(overrides)] }));
+      return buildCatalog([...builtinCatalogFiles(), file], {}, {}).catalog.tasks.get('acme.thing.get')!.annotations;
+    };
+    const reads = { read_only: true, destructive: false, idempotent: true };
+    expect(annotated({})).to.deep.equal(reads);
+    expect(annotated({ kind: 'action', request: { method: 'POST', path: '/things' } })).to.deep.equal({ read_only: false, destructive: true, idempotent: false });
+    const account = (method: string) => annotated({ kind: 'account', request: { method, path: '/things/{name}' } });
+    expect(account('GET')).to.deep.equal(reads);
+    expect(account('POST')).to.deep.equal({ read_only: false, destructive: false, idempotent: false });
+    expect(account('PUT')).to.deep.equal({ read_only: false, destructive: true, idempotent: true });
+    expect(account('PATCH')).to.deep.equal({ read_only: false, destructive: true, idempotent: false });
+    expect(account('DELETE')).to.deep.equal({ read_only: false, destructive: true, idempotent: true });
+    // Declared members win; one declared read-only action neither destroys nor changes anything when repeated.
+    expect(annotated({ kind: 'action', request: { method: 'POST', path: '/things' }, annotations: { destructive: false, idempotent: true } })).to.deep.equal({
+      read_only: false,
+      destructive: false,
+      idempotent: true,
+    });
+    expect(annotated({ kind: 'action', request: { method: 'POST', path: '/things' }, annotations: { read_only: true } })).to.deep.equal(reads);
+    expect(annotated({ annotations: { read_only: false } })).to.deep.equal({ read_only: false, destructive: false, idempotent: true });
+
+    const file = write('annotations-bad.yaml', JSON.stringify({
+      providers: [provider],
+      tasks: [
+        task({ id: 'acme.a', annotations: { read_only: true, destructive: true } }),
+        task({ id: 'acme.b', annotations: { safe: true } }),
+        task({ id: 'acme.c', annotations: { idempotent: 'yes' } }),
+      ],
+    }));
+    expect(problemsOf(file)).to.deep.equal([
+      `${file}: tasks[0].annotations: cannot be both read_only and destructive`,
+      `${file}: tasks[1].annotations.safe: is not allowed`,
+      `${file}: tasks[2].annotations.idempotent: must be a boolean`,
+    ]);
+  });
+
   it('reports unreadable, malformed and misshapen files in one line each', () => {
     expect(problemsOf(path.join(dir, 'missing.yaml'))).to.deep.equal([`${path.join(dir, 'missing.yaml')}: cannot be read`]);
     const broken = write('broken.json', '{"providers": [');

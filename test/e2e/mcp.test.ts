@@ -217,6 +217,13 @@ for (const dialect of dialects) {
           fakes.open.on('GET', '/weather/Quito', { json: { temp: 14 } });
           const ran = await call(pinned, 'rt-open.weather.now', { city: 'Quito' });
           expect(ran.structuredContent.output).to.deep.equal({ temp: 14 });
+
+          // A task with a declared output has an outputSchema (its references still resolve), which the SDK client checks the result against.
+          const timed = await connect(ownerKey, { query: '?tasks=builtin.time.convert' });
+          const tool = (await timed.listTools()).tools[3] as { outputSchema?: { properties: { output: unknown } } };
+          expect(tool.outputSchema?.properties.output).to.deep.include({ $ref: '#/properties/output/definitions/zoned' });
+          const converted = await call(timed, 'builtin.time.convert', { instant: '2026-03-01T15:00:00Z', timezone: 'Asia/Tokyo' });
+          expect(converted.structuredContent.output).to.include({ local: '2026-03-02T00:00:00+09:00', weekday: 'Monday' });
         });
 
         it('discovers and describes as the REST API does', async () => {

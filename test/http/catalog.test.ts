@@ -76,7 +76,7 @@ eachDialect(
     });
 
     describe('GET /v1/tasks/{id}', () => {
-      it('shows what a caller needs to run the task: price, input and output schemas, scopes and credential kind', async () => {
+      it('shows what a caller needs to run the task: price, input and output schemas, what it does, scopes and credential kind', async () => {
         const res = await get('/v1/tasks/acme.weather.current', { 'svc-principal': 'user:ada' });
         expect(res.statusCode).to.equal(200);
         expect(res.json).to.deep.equal({
@@ -96,6 +96,7 @@ eachDialect(
             required: ['latitude', 'longitude'],
           },
           output: { type: 'object', properties: { temperature: { type: 'number', description: 'degrees Celsius' } } },
+          annotations: { read_only: true, destructive: false, idempotent: true },
           auth: 'api_key',
           platform_credential: true,
           zero_retention: true,
@@ -104,6 +105,9 @@ eachDialect(
         expect(account).to.include({ kind: 'account', auth: 'oauth2', platform_credential: false });
         expect(account.scopes).to.deep.equal(['repo']);
         expect(account.output, 'a task whose catalog entry says nothing of its answer').to.equal(null);
+        expect(account.annotations, 'an account task that POSTs: it adds').to.deep.equal({ read_only: false, destructive: false, idempotent: false });
+        const overridden = (await get('/v1/tasks/stripe.customers.create')).json;
+        expect(overridden.annotations, 'an action the catalog says only adds').to.deep.equal({ read_only: false, destructive: false, idempotent: false });
         expect(res.payload).to.not.include(PLATFORM_SECRET);
       });
 

@@ -1,3 +1,4 @@
+import { Ajv } from 'ajv';
 import { expect } from 'chai';
 import { pino } from 'pino';
 import { startRunFakes } from '../fixtures/run-providers.js';
@@ -365,6 +366,36 @@ eachDialect(
           expect(run.inputSchema.properties.idempotency_key).to.include({ maxLength: 255 });
           expect(Object.keys(run.inputSchema.properties.routing.properties)).to.deep.equal(['only', 'order', 'sort', 'max_cost', 'zero_retention']);
           expect(run.inputSchema.properties.routing.properties.sort.enum).to.deep.equal(['cost', 'latency', 'reliability']);
+          // What each does, for a host deciding when to ask its user: the gateway's readers read; run_task may do anything a task does.
+          const reads = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+          expect(res.json.result.tools.map((t: { annotations: unknown }) => t.annotations)).to.deep.equal([
+            reads,
+            reads,
+            { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+          ]);
+        });
+
+        it("annotates pinned tasks from their kind and the catalog, and gives the task's output as the outputSchema of {output, receipt}", async () => {
+          const pinned = ['rt-open.weather.now', 'rt-paid.order.place', 'rt-oauth.inbox.list', 'builtin.units.convert'];
+          const res = await send('tools/list', {}, { url: `/v1/mcp?tasks=${pinned.join(',')}` });
+          const tools = (res.json.result.tools as Array<{ name: string; annotations: unknown; outputSchema?: any }>).slice(3);
+          expect(tools.map((t) => [t.name, t.annotations])).to.deep.equal([
+            ['rt-open.weather.now', { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true }],
+            ['rt-paid.order.place', { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true }],
+            ['rt-oauth.inbox.list', { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true }],
+            ['builtin.units.convert', { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }],
+          ]);
+          expect(tools.slice(0, 3).map((t) => t.outputSchema), 'tasks whose catalog entry says nothing of the answer').to.deep.equal([undefined, undefined, undefined]);
+          const { outputSchema } = tools[3];
+          expect(outputSchema.required).to.deep.equal(['output', 'receipt']);
+          expect(outputSchema.properties.output).to.deep.equal(h().gateway.catalog.tasks.get('builtin.units.convert')!.output);
+          expect(outputSchema.properties.receipt.required).to.deep.equal(['call_id', 'identity', 'principal', 'quoted_usd', 'charged_usd', 'latency_ms']);
+
+          // The result fits the schema the tool lists.
+          const ran = await send('tools/call', { name: 'builtin.units.convert', arguments: { value: 1, from: 'km', to: 'm' } }, { url: '/v1/mcp?tasks=builtin.units.convert' });
+          const validate = new Ajv({ strict: false }).compile(outputSchema);
+          expect(validate(ran.json.result.structuredContent), JSON.stringify(validate.errors)).to.equal(true);
+          expect(ran.json.result.structuredContent.output.result).to.equal(1000);
         });
 
         it('lists pinned tasks as tools named by their ids with their input schemas, and runs them', async () => {

@@ -7,6 +7,7 @@ import { packageRoot } from '../../config/load.js';
 import type { Config } from '../../config/schema.js';
 import { builtinHandlers } from '../../providers/builtin/index.js';
 import { placeholdersOf } from '../../providers/templates.js';
+import { taskAnnotations, type TaskAnnotations } from './annotations.js';
 import { attachValidator, compileInputSchema, outputSchemaProblems } from './input.js';
 import { fileSchema, providerOverrideSchema, providerSchema, taskSchema } from './schema.js';
 import type { Catalog, JsonSchema, JsonTemplate, Provider, Task } from './types.js';
@@ -150,8 +151,10 @@ class CatalogBuilder {
 
   private addTask(entry: Entry, file: string, at: string): void {
     const where = `${file}: ${at}`;
-    const { value: task, unfit } = this.validate<Omit<Task, 'price_micros'>>(taskSchema, entry, file, at);
-    const declared = { value: { ...task, price_micros: unfit.has('price_usd') ? 0 : Math.round(task.price_usd * 1_000_000) }, where, unfit };
+    const { value: task, unfit } = this.validate<Omit<Task, 'price_micros' | 'annotations'> & { annotations?: Partial<TaskAnnotations> }>(taskSchema, entry, file, at);
+    const price_micros = unfit.has('price_usd') ? 0 : Math.round(task.price_usd * 1_000_000);
+    const annotations = taskAnnotations(task.kind, task.request?.method, unfit.has('annotations') ? {} : task.annotations);
+    const declared = { value: { ...task, price_micros, annotations }, where, unfit };
     if (unfit.has('id')) return void this.tasks.set(where, declared);
     const existing = this.tasks.get(task.id);
     if (existing) return this.problem(`${where}.id`, `task id ${task.id} is already declared (${existing.where})`);

@@ -18,7 +18,7 @@ export type TaskSummary = ReturnType<typeof presentTaskSummary>;
 
 /**
  * GET /v1/tasks/{id}: everything a caller needs to run the task: its input schema and price, what its answer
- * looks like when the catalog says (`output`, else null), the scopes
+ * looks like when the catalog says (`output`, else null), what running it does (`annotations`), the scopes
  * an account connection needs, and what credential the provider takes. Never the upstream template or a secret.
  */
 export function presentTask(task: Task, provider: Provider) {
@@ -28,6 +28,7 @@ export function presentTask(task: Task, provider: Provider) {
     scopes: task.scopes,
     input: task.input,
     output: task.output ?? null,
+    annotations: task.annotations,
     auth: provider.auth.type,
     platform_credential: hasPlatformCredential(provider),
     zero_retention: provider.zero_retention,

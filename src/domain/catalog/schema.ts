@@ -94,6 +94,8 @@ export const taskSchema = Joi.object({
   scopes: Joi.array().items(text(200)).default([]),
   input: Joi.object({ type: Joi.valid('object').required() }).unknown(true).required(),
   output: Joi.object().unknown(true),
+  annotations: Joi.object({ read_only: Joi.boolean(), destructive: Joi.boolean(), idempotent: Joi.boolean() })
+    .custom((declared, helpers) => (declared.read_only && declared.destructive ? helpers.message({ custom: '{{#label}} cannot be both read_only and destructive' }) : declared)),
   request,
   handler: Joi.string().max(100),
   not_found: Joi.string().valid('empty'),

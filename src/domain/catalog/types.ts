@@ -5,6 +5,7 @@
 
 export type { JsonTemplate, Provider, ProviderAuth, ProviderProbe, TaskRequest } from '../../providers/shapes.js';
 import type { Provider, TaskRequest } from '../../providers/shapes.js';
+import type { TaskAnnotations } from './annotations.js';
 
 export const TASK_KINDS = ['data', 'action', 'account', 'utility'] as const;
 export type TaskKind = (typeof TASK_KINDS)[number];
@@ -35,6 +36,8 @@ export interface Task {
    * never used to refuse an answer (providers add fields and change shapes without notice).
    */
   output?: JsonSchema;
+  /** What running it does (reads, destroys, repeats safely): implied by its kind, overridden by the catalog. */
+  annotations: TaskAnnotations;
   /** The upstream request template; absent for utility tasks. */
   request?: TaskRequest;
   /** Utility tasks name their in-process handler. */

@@ -38,14 +38,21 @@ export const INSTRUCTIONS = [
 /** The tools one endpoint URL lists (the three, plus the tasks its `?tasks=` pins), with their tools/list answer built once. */
 export interface ToolSet {
   byName: Map<string, Tool>;
-  listed: { tools: Array<Pick<Tool, 'name' | 'title' | 'description' | 'annotations'> & { inputSchema: { type: 'object' } }> };
+  listed: { tools: Array<Pick<Tool, 'name' | 'title' | 'description' | 'annotations' | 'outputSchema'> & { inputSchema: { type: 'object' } }> };
 }
 
 export function toolSet(tools: Tool[]): ToolSet {
   return {
     byName: new Map(tools.map((tool) => [tool.name, tool])),
     listed: {
-      tools: tools.map(({ name, title, description, inputSchema, annotations }) => ({ name, title, description, inputSchema: inputSchema as { type: 'object' }, annotations })),
+      tools: tools.map(({ name, title, description, inputSchema, outputSchema, annotations }) => ({
+        name,
+        title,
+        description,
+        inputSchema: inputSchema as { type: 'object' },
+        ...(outputSchema ? { outputSchema } : {}),
+        annotations,
+      })),
     },
   };
 }

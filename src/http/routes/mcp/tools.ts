@@ -13,6 +13,7 @@ import { consumeRunLimits } from '../../../domain/rate-limits.js';
 import { USD_DECIMAL } from '../../../domain/run/request.js';
 import { runTask } from '../../../domain/run/run.js';
 import { fields } from '../../../domain/contracts/fields.js';
+import { records } from '../../records.js';
 import { discoverFields } from '../discover/discover.js';
 import { runRequest, type RunHeaders } from '../tasks/run.js';
 
@@ -28,12 +29,26 @@ export interface Tool {
   title: string;
   description: string;
   inputSchema: JsonSchema;
-  annotations?: { readOnlyHint?: boolean; openWorldHint?: boolean };
+  /** What a successful call's structuredContent looks like, when known. */
+  outputSchema?: JsonSchema;
+  annotations: ToolAnnotations;
   /** Checks the arguments and answers the tool's result, or throws a GatewayError. */
   call(context: ToolContext, args: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** The task a call of this tool runs, when it runs one. */
   taskOf(context: ToolContext, args: Record<string, unknown>): Task | undefined;
 }
+
+/** MCP's tool annotations: hints an agent host reads to decide when to ask its user before a call. */
+interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  /** Whether the tool reaches beyond the gateway (a third party's API). */
+  openWorldHint: boolean;
+}
+
+/** What the gateway's own reading tools are: they read its catalog and state, and reach no third party. */
+const READS_GATEWAY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 /** joi-to-json is CommonJS whose module.exports is the function itself; its types describe an ES default export. */
 const toJsonSchema = joiToJson as unknown as typeof joiToJson.default;
@@ -129,7 +144,7 @@ const discoverTasks = toolWithArguments<{ job: string; limit: number }>({
   title: 'Discover tasks',
   description:
     'Find the tasks that can do a job described in plain words; returns candidates best first (with ready: whether each can run now for this user), or near misses when none fits.',
-  annotations: { readOnlyHint: true },
+  annotations: READS_GATEWAY,
   arguments: Joi.object({
     job: discoverFields.task.description('the job in plain words, e.g. "current weather in Paris"'),
     limit: discoverFields.limit.description('how many candidates at most'),
@@ -142,7 +157,7 @@ const describeTask = toolWithArguments<{ task_id: string }>({
   title: 'Describe a task',
   description:
     "Show a task's input schema, price, scopes and credential needs, and ready: whether it can run now for this user; call it before running a task you have not used yet.",
-  annotations: { readOnlyHint: true },
+  annotations: READS_GATEWAY,
   arguments: Joi.object({ task_id: taskId().required() }),
   async call({ gateway, caller, headers }, { task_id: id }) {
     const principal = actingPrincipal(caller, headers['svc-principal']);
@@ -157,7 +172,8 @@ const runTool = toolWithArguments<RunArguments>({
   title: 'Run a task',
   description:
     'Run a task with an input matching its schema and get {output, receipt}; an error carrying connect_url or reconnect_url means the user must open that link to connect an account, then you retry.',
-  annotations: { openWorldHint: true },
+  // Any task may be asked for, so as much as the most any task does.
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   arguments: Joi.object({
     task_id: taskId().required(),
     input: Joi.object().unknown(true).required().description("the task's input, matching the input schema describe_task shows"),
@@ -179,14 +195,43 @@ const runTool = toolWithArguments<RunArguments>({
 /** The tools every MCP request lists. */
 export const fixedTools: Tool[] = [discoverTasks, describeTask, runTool];
 
-/** A pinned task as a tool of its own: named by its id, its input schema as the tool's; calling it is run_task. */
+/** The receipt of a run as JSON Schema, from the record the API document describes it with. */
+const RECEIPT_SCHEMA = (toJsonSchema(records.run.extract('receipt'), 'json') as { $defs: { Receipt: JsonSchema } }).$defs.Receipt;
+
+/** `#/...` references of a schema placed at `at` inside another: they keep pointing where they did. */
+function rebased(schema: unknown, at: string): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => rebased(item, at));
+  if (!schema || typeof schema !== 'object') return schema;
+  return Object.fromEntries(
+    Object.entries(schema).map(([key, value]) => [key, key === '$ref' && typeof value === 'string' && value.startsWith('#') ? `#${at}${value.slice(1)}` : rebased(value, at)]),
+  );
+}
+
+/** A pinned task's result, `{output, receipt}`, when the catalog says what the provider answers. */
+function runResultSchema(task: Task): JsonSchema | undefined {
+  if (!task.output) return undefined;
+  return {
+    type: 'object',
+    properties: { output: rebased(task.output, '/properties/output'), receipt: RECEIPT_SCHEMA },
+    required: ['output', 'receipt'],
+  };
+}
+
+/**
+ * A pinned task as a tool of its own: named by its id, its input schema as the tool's, its annotations from
+ * the task's (utility tasks reach no third party), its output schema from the task's `output`; calling it is
+ * run_task.
+ */
 export function pinnedTool(task: Task): Tool {
+  const { read_only, destructive, idempotent } = task.annotations;
+  const outputSchema = runResultSchema(task);
   return {
     name: task.id,
     title: task.title,
     description: `${task.title}: ${task.description} Runs the task ${task.id}; the arguments are its input.`,
     inputSchema: task.input,
-    annotations: { openWorldHint: true },
+    ...(outputSchema ? { outputSchema } : {}),
+    annotations: { readOnlyHint: read_only, destructiveHint: destructive, idempotentHint: idempotent, openWorldHint: task.kind !== 'utility' },
     async call(context, args) {
       await countRun(context);
       return run(context, { task_id: task.id, input: args });
