@@ -20,6 +20,7 @@ import { checkToolCalls, MCP_TARGETS, mcpTarget, type McpComparison } from './mc
 import { latencyAtOne, throughput, type LatencyResult, type Target, type ThroughputResult } from './load.js';
 import { cpuBetween, cpuOf, machine } from './procstat.js';
 import { summariseProfile, type ProfileSummary } from './profile.js';
+import { dialectsOption, fixed, median, numberOption, table } from './report.js';
 import { buildGateway, RUN_TASK, startBenchGateway, startScript, writeRunCatalog, type BenchGateway, type Child } from './servers.js';
 
 const resultsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
@@ -33,17 +34,12 @@ interface Settings {
 }
 
 function settings(argv: string[]): Settings {
-  const value = (name: string, fallback: number) => {
-    const at = argv.indexOf(`--${name}`);
-    return at === -1 ? fallback : Number(argv[at + 1]);
-  };
-  const only = argv.indexOf('--only');
   return {
-    rounds: value('rounds', 5),
-    seconds: value('seconds', 3),
-    connections: value('connections', 50),
+    rounds: numberOption(argv, 'rounds', 5),
+    seconds: numberOption(argv, 'seconds', 3),
+    connections: numberOption(argv, 'connections', 50),
     profile: argv.includes('--profile'),
-    dialects: only === -1 ? ['sqlite', 'postgres'] : [argv[only + 1] as Dialect],
+    dialects: dialectsOption(argv),
   };
 }
 
@@ -63,10 +59,6 @@ interface PathRound {
   upstreamCpuMsPerRequest: number;
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length % 2 ? sorted[(sorted.length - 1) / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
-};
 
 async function measure(route: Path, upstream: Child, s: Settings): Promise<PathRound> {
   const latency = await latencyAtOne(route.target, s.seconds);
@@ -126,14 +118,6 @@ function writeDiscoveryCatalog(file: string, size: number): void {
 
 /** The run path's targets: latency added at 1 connection; throughput and server CPU at 50, against the bare proxy. */
 const RUN_TARGETS = { addedP50Ms: 0.5, addedP99Ms: 2, throughputVsProxy: 0.2, cpuVsProxy: 5 };
-
-const fixed = (value: number | null | undefined, digits = 2) => (value === null || value === undefined || Number.isNaN(value) ? '-' : value.toFixed(digits));
-
-function table(header: string[], rows: string[][]): string {
-  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
-  const line = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
-  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
-}
 
 async function main(): Promise<void> {
   const s = settings(process.argv.slice(2));

@@ -79,27 +79,28 @@ export function buildGateway(dir: string): string {
 
 export const RUN_TASK = 'bench-up.weather.now';
 
-/** A catalog with one anonymous data task whose upstream request is exactly the direct path's. */
+/** The benchmark's run: an anonymous data task whose upstream request is exactly the direct path's, and its provider. */
+export function runCatalogEntries(upstreamUrl: string) {
+  return {
+    provider: { slug: 'bench-up', name: 'Bench Upstream', base_url: upstreamUrl, auth: { type: 'none' } },
+    task: {
+      id: RUN_TASK,
+      provider: 'bench-up',
+      capability: 'bench.weather.now',
+      kind: 'data',
+      title: 'Weather now (loopback bench upstream)',
+      description: 'Current weather for a city from the loopback benchmark upstream.',
+      price_usd: 0,
+      input: { type: 'object', properties: { city: { type: 'string', minLength: 1 } }, required: ['city'], additionalProperties: false },
+      request: { method: 'GET', path: '/weather/{city}' },
+    },
+  };
+}
+
+/** A catalog with the benchmark's run alone. */
 export function writeRunCatalog(file: string, upstreamUrl: string): void {
-  writeFileSync(
-    file,
-    JSON.stringify({
-      providers: [{ slug: 'bench-up', name: 'Bench Upstream', base_url: upstreamUrl, auth: { type: 'none' } }],
-      tasks: [
-        {
-          id: RUN_TASK,
-          provider: 'bench-up',
-          capability: 'bench.weather.now',
-          kind: 'data',
-          title: 'Weather now (loopback bench upstream)',
-          description: 'Current weather for a city from the loopback benchmark upstream.',
-          price_usd: 0,
-          input: { type: 'object', properties: { city: { type: 'string', minLength: 1 } }, required: ['city'], additionalProperties: false },
-          request: { method: 'GET', path: '/weather/{city}' },
-        },
-      ],
-    }),
-  );
+  const { provider, task } = runCatalogEntries(upstreamUrl);
+  writeFileSync(file, JSON.stringify({ providers: [provider], tasks: [task] }));
 }
 
 export interface BenchGateway {
@@ -110,6 +111,10 @@ export interface BenchGateway {
   serverPids(): Promise<number[]>;
   /** Calls recorded, by outcome. */
   callCounts(): Promise<Record<string, number>>;
+  /** Rows of a query on the gateway's database. */
+  select(sql: string, bind?: unknown[]): Promise<Array<Record<string, unknown>>>;
+  /** Runs a gateway command on the gateway's database and config; its standard output. */
+  cli(args: string[]): string;
   stop(): Promise<void>;
 }
 
@@ -138,12 +143,12 @@ export async function startBenchGateway(
   const ownerKey = readFileSync(path.join(database.dataDir, 'initial-owner-key'), 'utf8').trim();
   const client = dialect === 'postgres' ? new pg.Client({ connectionString: database.url }) : undefined;
   await client?.connect();
-  const select = async (sql: string) => {
-    if (client) return (await client.query(sql)).rows as Array<Record<string, unknown>>;
+  const select = async (sql: string, bind: unknown[] = []) => {
+    if (client) return (await client.query(sql, bind)).rows as Array<Record<string, unknown>>;
     const { openDatabase } = await import('../src/db/database.js');
     const db = await openDatabase(database.url);
     try {
-      return await db.select<Record<string, unknown>>(sql);
+      return await db.select<Record<string, unknown>>(sql, bind);
     } finally {
       await db.close();
     }
@@ -156,6 +161,12 @@ export async function startBenchGateway(
       if (!client) return [server.pid];
       const rows = await client.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
       return [server.pid, ...rows.rows.map((row: { pid: number }) => row.pid)];
+    },
+    select,
+    cli(args) {
+      const ran = spawnSync(process.execPath, [entry, ...args], { cwd: projectRoot, env: { ...process.env, ...serverEnv }, encoding: 'utf8' });
+      if (ran.status !== 0) throw new Error(`gateway ${args.join(' ')} failed: ${ran.stderr}`);
+      return ran.stdout;
     },
     async callCounts() {
       const rows = await select('SELECT outcome, COUNT(*) AS n FROM calls GROUP BY outcome');

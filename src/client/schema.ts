@@ -42,6 +42,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/problems/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What an error code means and what to do about it (the page a problem's type URL answers) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    code: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description an HTML page for a browser */
+                200: {
+                    headers: {
+                        "svc-catalog-version": components["headers"]["CatalogVersion"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                400: components["responses"]["InvalidInput"];
+                404: components["responses"]["RouteNotFound"];
+                408: components["responses"]["RequestTimeout"];
+                413: components["responses"]["PayloadTooLarge"];
+                500: components["responses"]["InternalError"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/calls": {
         parameters: {
             query?: never;
@@ -293,7 +337,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        principal: string;
+                        principal?: string;
                     };
                 };
             };
@@ -2153,12 +2197,18 @@ export interface components {
         };
         Capture: {
             call_id: string;
-            /** @description any JSON value */
+            /** @description the task input; a string holding the start of its JSON text when it is named in truncated */
             input: unknown[] | boolean | number | Record<string, never> | string | null;
-            /** @description the provider answer; null when the call has none (miss, fault) */
+            /** @description the provider answer; null when the call has none (miss, fault); a string holding the start of its JSON text when it is named in truncated */
             output: unknown[] | boolean | number | Record<string, never> | string | null;
             /** Format: date-time */
             created_at: string;
+            /** @description the size of the input's whole JSON text in bytes */
+            input_bytes: number;
+            /** @description the size of the output's whole JSON text in bytes */
+            output_bytes: number | null;
+            /** @description the sides longer than limits.max_capture_bytes, stored cut short */
+            truncated: ("input" | "output")[];
         };
         CaptureList: {
             captures: components["schemas"]["Capture"][];
@@ -2956,6 +3006,21 @@ export interface components {
             };
             content: {
                 "text/html": string;
+            };
+        };
+        /** @description codes: route_not_found */
+        RouteNotFound: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 404;
+                    /** @enum {unknown} */
+                    code?: "route_not_found";
+                };
             };
         };
         /** @description codes: task_not_found */

@@ -6,7 +6,7 @@ export interface Config {
   secret_key?: string;
   data_dir: string;
   catalog: { files: string[] };
-  limits: { max_body_bytes: number };
+  limits: { max_body_bytes: number; max_input_nodes: number; max_capture_bytes: number; max_page_bytes: number };
   rate_limits: Record<RateLimitClass, number> & { per_principal: { run: number } };
   webhooks: {
     allow_private_targets: boolean;
@@ -20,7 +20,7 @@ export interface Config {
   };
   connect: { session_ttl_s: number };
   connections_page: { ttl_s: number };
-  upstream: { timeout_ms: number; max_response_bytes: number };
+  upstream: { timeout_ms: number; max_response_bytes: number; max_response_nodes: number };
   mcp: { enabled: boolean };
   /** Bearer token of GET /metrics; null (the default) leaves metrics off and the route absent. */
   metrics: { token: string | null };
@@ -50,7 +50,12 @@ export const configSchema = Joi.object<Config>({
   secret_key: Joi.string().min(32),
   data_dir: Joi.string().default('data'),
   catalog: Joi.object({ files: Joi.array().items(Joi.string()).default([]) }).default(),
-  limits: Joi.object({ max_body_bytes: Joi.number().integer().min(1024).max(100 * 1024 * 1024).default(1048576) }).default(),
+  limits: Joi.object({
+    max_body_bytes: Joi.number().integer().min(1024).max(100 * 1024 * 1024).default(1048576),
+    max_input_nodes: Joi.number().integer().min(1).max(100_000_000).default(100000),
+    max_capture_bytes: Joi.number().integer().min(1024).max(64 * 1024 * 1024).default(65536),
+    max_page_bytes: Joi.number().integer().min(16 * 1024).max(256 * 1024 * 1024).default(262144),
+  }).default(),
   rate_limits: Joi.object({
     ...Object.fromEntries(rateLimitClasses.map((name) => [name, perMinute.default(600)])),
     per_principal: Joi.object({ run: perMinute.default(120) }).default(),
@@ -70,6 +75,7 @@ export const configSchema = Joi.object<Config>({
   upstream: Joi.object({
     timeout_ms: Joi.number().integer().min(100).max(600000).default(10000),
     max_response_bytes: Joi.number().integer().min(1).max(1024 * 1024 * 1024).default(10485760),
+    max_response_nodes: Joi.number().integer().min(1).max(100_000_000).default(100000),
   }).default(),
   mcp: Joi.object({ enabled: Joi.boolean().default(true) }).default(),
   metrics: Joi.object({ token: Joi.string().min(16).allow(null).empty('').default(null) }).default(),

@@ -2,7 +2,9 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 
 import path from 'node:path';
 import pg from 'pg';
 import { QueryTypes, Sequelize, Transaction as SequelizeTransaction } from 'sequelize';
-import { openPostgresDirect, openSqliteDirect, type DirectDriver, type DirectStatements } from './direct.js';
+import { openPostgresDirect, openSqliteDirect, type DirectDriver, type DirectStatements, type Statement } from './direct.js';
+
+export type { Statement } from './direct.js';
 
 // BIGINT columns hold epoch milliseconds and micro-dollars, both far inside Number's safe range.
 pg.types.setTypeParser(20, (value: string) => Number(value));
@@ -41,6 +43,11 @@ export interface Database extends Executor {
   executeRelaxed(sql: string, bind?: unknown[]): Promise<number>;
   /** Runs `work` in one write transaction, committed when it resolves and rolled back when it throws. */
   transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
+  /**
+   * Writes that commit together or not at all, issued at once (one wait on the caller's side): on SQLite one
+   * unit of a group commit, on Postgres one transaction. Each statement's rows (RETURNING), in order.
+   */
+  writeTogether<T = Record<string, unknown>>(statements: Statement[]): Promise<T[][]>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -157,6 +164,14 @@ export async function openDatabase(url: string): Promise<Database> {
     transaction(work) {
       if (direct) return direct.transaction((statements) => work(inTransaction(viaDriver(statements))));
       return sequelize.transaction((t) => work(inTransaction(viaSequelize(t))));
+    },
+    writeTogether<T>(statements: Statement[]) {
+      if (direct) return direct.writeTogether<T>(statements);
+      return database.transaction(async (tx) => {
+        const rows: T[][] = [];
+        for (const { sql, bind } of statements) rows.push(await tx.select<T>(sql, bind));
+        return rows;
+      });
     },
     async ping() {
       await database.select('SELECT 1');

@@ -12,10 +12,18 @@ export interface DirectStatements {
   run(sql: string, bind: unknown[]): Promise<number>;
 }
 
+/** One statement with its binds. */
+export interface Statement {
+  sql: string;
+  bind: unknown[];
+}
+
 /** Statements each committed on their own, and transactions on a connection of their own. */
 export interface DirectDriver extends DirectStatements {
   /** Runs `work` in one write transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: (statements: DirectStatements) => Promise<T>): Promise<T>;
+  /** Writes that commit together or not at all, issued at once; each one's rows (RETURNING), in order. */
+  writeTogether<T>(statements: Statement[]): Promise<T[][]>;
   close(): Promise<void>;
 }
 
@@ -174,16 +182,38 @@ function serialTransactions(connection: DirectStatements) {
 
 interface QueuedWrite {
   step(): Promise<unknown>;
+  /** Several statements that stand or fall together: run alone, inside a savepoint of the group's transaction. */
+  together: boolean;
   resolve(value: unknown): void;
   reject(error: unknown): void;
+}
+
+/** A write the database refused (a constraint) undoes only itself; any other failure may have ended the transaction. */
+function refusedAlone(error: unknown): boolean {
+  return String((error as { code?: string })?.code).startsWith('SQLITE_CONSTRAINT');
+}
+
+/** Runs `steps` one after another inside a savepoint: a failure undoes all of them and nothing else. */
+async function inSavepoint<T>(connection: DirectStatements, steps: Array<() => Promise<T>>): Promise<T[]> {
+  await connection.run('SAVEPOINT together', []);
+  try {
+    const results: T[] = [];
+    for (const step of steps) results.push(await step());
+    await connection.run('RELEASE together', []);
+    return results;
+  } catch (error) {
+    await connection.run('ROLLBACK TO together', []);
+    await connection.run('RELEASE together', []);
+    throw error;
+  }
 }
 
 /**
  * Group commit: a write issued while nothing commits goes at once, alone; the writes issued while a commit
  * is under way go to the database together as the next transaction, each caller awaiting the commit that
  * holds its row, so concurrent runs cost one commit per group instead of one per statement. A write the
- * database refuses fails alone (SQLite undoes the statement, not the transaction); a failed commit fails
- * every write of its group.
+ * database refuses fails alone (SQLite undoes the statement, not the transaction; statements written
+ * `together` are undone together, by their savepoint); a failed commit fails every write of its group.
  */
 export function groupCommitter(connection: DirectStatements) {
   const transactions = serialTransactions(connection);
@@ -193,15 +223,17 @@ export function groupCommitter(connection: DirectStatements) {
   async function commit(group: QueuedWrite[]): Promise<void> {
     try {
       transactions.checkUsable();
-      if (group.length === 1) {
+      if (group.length === 1 && !group[0].together) {
         await group[0].step().then(group[0].resolve, group[0].reject);
         return;
       }
       const results = await transactions.run(async () => {
-        const settled = await Promise.allSettled(group.map((write) => write.step()));
-        // A refused write (a constraint) undoes only itself; any other failure (disk full, I/O) may have ended
-        // the whole transaction, so nothing of the group is answered as written.
-        const failed = settled.find((result) => result.status === 'rejected' && !String((result.reason as { code?: string })?.code).startsWith('SQLITE_CONSTRAINT'));
+        // Single statements may interleave; statements written together run after them, one unit at a time.
+        const settled = await Promise.allSettled(group.map((write) => (write.together ? undefined : write.step())));
+        for (const [i, write] of group.entries()) {
+          if (write.together) settled[i] = await write.step().then((value) => ({ status: 'fulfilled', value }) as const, (reason) => ({ status: 'rejected', reason }) as const);
+        }
+        const failed = settled.find((result) => result.status === 'rejected' && !refusedAlone(result.reason));
         if (failed) throw (failed as PromiseRejectedResult).reason;
         return settled;
       });
@@ -220,13 +252,17 @@ export function groupCommitter(connection: DirectStatements) {
     committing = null;
   }
 
+  function enqueue<T>(step: () => Promise<T>, together: boolean): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      queued.push({ step, together, resolve: resolve as (value: unknown) => void, reject });
+      committing ??= drain();
+    });
+  }
+
   return {
-    write<T>(step: () => Promise<T>): Promise<T> {
-      return new Promise<T>((resolve, reject) => {
-        queued.push({ step, resolve: resolve as (value: unknown) => void, reject });
-        committing ??= drain();
-      });
-    },
+    write: <T>(step: () => Promise<T>): Promise<T> => enqueue(step, false),
+    /** Statements that commit together or not at all, in the same group commit as every other write. */
+    together: <T>(steps: Array<() => Promise<T>>): Promise<T[]> => enqueue(() => inSavepoint(connection, steps), true),
     /** Resolves once every queued write is committed. */
     idle: () => committing ?? Promise.resolve(),
   };
@@ -247,6 +283,7 @@ export async function openSqliteDirect(storage: string, pragmas: string): Promis
     all: (sql, bind) => (WRITE.test(sql) ? writes.write(() => writing.all(sql, bind)) : reads.all(sql, bind)),
     run: (sql, bind) => (WRITE.test(sql) ? writes.write(() => writing.run(sql, bind)) : reads.run(sql, bind)),
     transaction: (work) => transactions.run(() => withinTransaction(transactional, work)),
+    writeTogether: <T>(statements: Statement[]) => writes.together(statements.map(({ sql, bind }) => () => writing.all<T>(sql, bind))),
     async close() {
       await Promise.all([transactions.idle(), writes.idle()]);
       await Promise.all([reads.close(), writing.close(), transactional.close()]);
@@ -285,7 +322,7 @@ export function openPostgresDirect(url: string, relaxed = false): DirectDriver {
   // A pooled client that loses its server emits 'error'; the next query opens a fresh one.
   pool.on('error', () => undefined);
   const names = new Map<string, string>();
-  return {
+  const driver: DirectDriver = {
     ...pgStatements(pool, names),
     async transaction<T>(work: (statements: DirectStatements) => Promise<T>): Promise<T> {
       const client = await pool.connect();
@@ -307,6 +344,14 @@ export function openPostgresDirect(url: string, relaxed = false): DirectDriver {
         client.release(broken);
       }
     },
+    writeTogether<T>(statements: Statement[]) {
+      return driver.transaction(async (tx) => {
+        const rows: T[][] = [];
+        for (const { sql, bind } of statements) rows.push(await tx.all<T>(sql, bind));
+        return rows;
+      });
+    },
     close: () => pool.end(),
   };
+  return driver;
 }

@@ -14,9 +14,40 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** What the first request answered, replayed to every repeat. */
 type StoredAnswer = { body: unknown } | { error: { code: ErrorCode; detail: string; extras: Record<string, unknown> } };
 
-/** A stable fingerprint of what a request asks for; a repeat with another fingerprint is a different request. */
-export function fingerprint(request: unknown): string {
-  return createHash('sha256').update(JSON.stringify(request)).digest('hex');
+/** JSON text with every object's members in sorted order: one text for one value, however its members came ordered. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item === undefined ? null : item)).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const members = Object.keys(value)
+      .filter((name) => (value as Record<string, unknown>)[name] !== undefined)
+      .sort()
+      .map((name) => `${JSON.stringify(name)}:${canonicalJson((value as Record<string, unknown>)[name])}`);
+    return `{${members.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** What a request asks for, in two parts, so a repeat can be told which part differs. */
+export interface RequestParts {
+  /** What is run on what: the operation and its body. */
+  body: unknown;
+  /** Everything else that changes the answer (for a run: the principal and the run headers). */
+  headers: unknown;
+}
+
+const digest = (value: unknown) => createHash('sha256').update(canonicalJson(value)).digest('hex').slice(0, 32);
+
+/**
+ * A request's fingerprint: a 128-bit digest of the canonical JSON of each part, side by side, so the same
+ * request sent with its members in another order is the same request, and a different one says which part
+ * differs.
+ */
+export function fingerprint(request: RequestParts): string {
+  return digest(request.body) + digest(request.headers);
+}
+
+function differingPart(held: string, asked: string): string {
+  return held.slice(0, 32) === asked.slice(0, 32) ? 'headers' : 'body';
 }
 
 function replay(stored: StoredAnswer): unknown {
@@ -43,8 +74,9 @@ export async function idempotent<T>(
     const held = await findIdempotencyKey(db, organizationId, key);
     if (!held) return idempotent(gateway, organizationId, key, requestFingerprint, work, now);
     if (held.request_hash !== requestFingerprint) {
-      throw invalidInput('this idempotency-key was used with a different request', [
-        { name: 'headers.idempotency-key', reason: 'already used with a different request body' },
+      const part = differingPart(held.request_hash, requestFingerprint);
+      throw invalidInput(`this idempotency-key was used with a different request (${part})`, [
+        { name: 'headers.idempotency-key', reason: `already used with a different request (${part})` },
       ]);
     }
     if (held.state === 'in_flight') {

@@ -7,18 +7,13 @@ export interface IllFormedValue {
   reason: string;
 }
 
-interface Visit {
-  value: unknown;
-  /** Containers around the value: 0 for the outermost value. */
-  depth: number;
-  key?: string | number;
-  parent?: Visit;
-}
-
-function pathTo(visit: Visit): Array<string | number> {
-  const path: Array<string | number> = [];
-  for (let at: Visit | undefined = visit; at?.parent; at = at.parent) path.unshift(at.key!);
-  return path;
+export interface JsonBounds {
+  /** Check every string (values and member names) for NUL and lone surrogates; false looks at the shape only. */
+  text?: boolean;
+  /** Containers one inside the other; MAX_JSON_DEPTH unless given. */
+  maxDepth?: number;
+  /** Values in all (containers and scalars, the outermost one included); unbounded unless given. */
+  maxNodes?: number;
 }
 
 function textProblem(text: string): string | undefined {
@@ -27,33 +22,65 @@ function textProblem(text: string): string | undefined {
   return undefined;
 }
 
+/** A container being walked: its member names (objects) or null (arrays), and the next position to visit. */
+interface Frame {
+  container: Record<string, unknown> | unknown[];
+  keys: string[] | null;
+  next: number;
+}
+
+function stepOf(frame: Frame): string | number {
+  return frame.keys ? frame.keys[frame.next - 1] : frame.next - 1;
+}
+
+function frameOf(container: object): Frame {
+  return Array.isArray(container)
+    ? { container, keys: null, next: 0 }
+    : { container: container as Record<string, unknown>, keys: Object.keys(container), next: 0 };
+}
+
 /**
- * The first string (a value or a member name) holding NUL or a lone surrogate, or the first member nested
- * deeper than `maxDepth` (MAX_JSON_DEPTH unless given), in document order; undefined when there is none
- * (`text: false` looks at the nesting only). Nesting is reported at the outermost member holding it, which is the field a caller
- * knows. The walk keeps its own stack and stops at the limit, so a body nested ten thousand levels deep
- * costs no more than one nested sixty-five.
+ * The first problem of a parsed JSON value, in document order: a string (a value or a member name) holding
+ * NUL or a lone surrogate, a member nested deeper than `maxDepth`, or more values than `maxNodes`; undefined
+ * when there is none. One walk with its own stack that stops at the first problem, so a body nested ten
+ * thousand levels deep or holding a million values costs no more than one just over the limit. Nesting is
+ * reported at the outermost member holding it (the field a caller knows), too many values at the whole value.
  */
-export function findIllFormedValue(value: unknown, { text = true, maxDepth = MAX_JSON_DEPTH } = {}): IllFormedValue | undefined {
-  const pending: Visit[] = [{ value, depth: 0 }];
-  while (pending.length) {
-    const visit = pending.pop()!;
-    const current = visit.value;
-    if (typeof current === 'string') {
-      const reason = text ? textProblem(current) : undefined;
-      if (reason) return { path: pathTo(visit), reason };
+export function inspectJson(value: unknown, { text = true, maxDepth = MAX_JSON_DEPTH, maxNodes = Number.POSITIVE_INFINITY }: JsonBounds = {}): IllFormedValue | undefined {
+  if (maxNodes < 1) return { path: [], reason: `holds more than ${maxNodes} values` };
+  if (typeof value === 'string') {
+    const reason = text ? textProblem(value) : undefined;
+    return reason ? { path: [], reason } : undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (maxDepth < 1) return { path: [], reason: `is nested deeper than ${maxDepth} levels` };
+  const stack: Frame[] = [frameOf(value)];
+  const path = () => stack.map(stepOf);
+  let nodes = 1;
+  while (stack.length) {
+    const frame = stack[stack.length - 1];
+    const { container, keys } = frame;
+    if (frame.next >= (keys ? keys.length : (container as unknown[]).length)) {
+      stack.pop();
       continue;
     }
-    if (typeof current !== 'object' || current === null) continue;
-    if (visit.depth >= maxDepth) return { path: pathTo(visit).slice(0, 1), reason: `is nested deeper than ${maxDepth} levels` };
-    const entries: Array<[string | number, unknown]> = Array.isArray(current) ? current.map((item, index) => [index, item]) : Object.entries(current);
-    for (const [key] of entries) {
-      const nameProblem = text && typeof key === 'string' ? textProblem(key) : undefined;
-      if (nameProblem) return { path: [...pathTo(visit), key], reason: `its name ${nameProblem}` };
+    const position = frame.next++;
+    let item: unknown;
+    if (keys) {
+      const name = keys[position];
+      const nameProblem = text ? textProblem(name) : undefined;
+      if (nameProblem) return { path: path(), reason: `its name ${nameProblem}` };
+      item = (container as Record<string, unknown>)[name];
+    } else {
+      item = (container as unknown[])[position];
     }
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const [key, item] = entries[i];
-      if (typeof item === 'string' || (typeof item === 'object' && item !== null)) pending.push({ value: item, depth: visit.depth + 1, key, parent: visit });
+    if (++nodes > maxNodes) return { path: [], reason: `holds more than ${maxNodes} values` };
+    if (typeof item === 'string') {
+      const reason = text ? textProblem(item) : undefined;
+      if (reason) return { path: path(), reason };
+    } else if (typeof item === 'object' && item !== null) {
+      if (stack.length >= maxDepth) return { path: path().slice(0, 1), reason: `is nested deeper than ${maxDepth} levels` };
+      stack.push(frameOf(item));
     }
   }
   return undefined;

@@ -43,29 +43,62 @@ function callerBudgets(gateway: Pick<Gateway, 'config'>, name: RateLimitClass, c
 }
 
 /**
+ * The budgets each process has seen run out in the current window (bucket -> the window's end): counters only
+ * grow within a window, so a budget spent stays spent until the window ends, and a request against it can be
+ * refused before anything of it is read. Internal safety cap on its size, not a product limit.
+ */
+const spentBudgets = new WeakMap<Pick<Gateway, 'db'>, Map<string, number>>();
+const SPENT_MEMORY = 10_000;
+
+function spentOf(gateway: Pick<Gateway, 'db'>): Map<string, number> {
+  let spent = spentBudgets.get(gateway);
+  if (!spent) spentBudgets.set(gateway, (spent = new Map()));
+  return spent;
+}
+
+function policiesOf(budgets: Budget[]) {
+  return [...new Map(budgets.map((budget) => [budget.policy, { policy: budget.policy, limit: budget.limit }])).values()];
+}
+
+function refused(state: RateLimitState): GatewayError {
+  return new GatewayError('rate_limited', `more than ${state.limit} ${state.policy} requests a minute; retry in ${state.resetSeconds} s`, {}, {
+    'Retry-After': String(state.resetSeconds),
+    ...rateLimitHeaders(state),
+  });
+}
+
+const windowOf = (now: number) => now - (now % WINDOW_MS);
+const secondsLeft = (now: number) => Math.max(1, Math.ceil((windowOf(now) + WINDOW_MS - now) / 1000));
+
+/**
  * Counts one request against every budget given, in one statement. Over any of them: 429 rate_limited
  * with Retry-After and the RateLimit headers of the budget that ran out.
  */
 async function consume(gateway: Pick<Gateway, 'db'>, budgets: Budget[], now: number): Promise<RateLimitState> {
-  const windowStart = now - (now % WINDOW_MS);
+  const windowStart = windowOf(now);
   const window = Math.floor(windowStart / WINDOW_MS);
   const hits = await countHits(gateway.db, budgets.map((budget) => `${budget.bucket}:${window}`), windowStart);
   if (window % 10 === 0 && hits[0] === 1) await deleteWindowsBefore(gateway.db, windowStart - WINDOW_MS);
-  const resetSeconds = Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000));
   let tightest = 0;
   budgets.forEach((budget, i) => {
     if (budget.limit - hits[i] < budgets[tightest].limit - hits[tightest]) tightest = i;
   });
   const { policy, limit } = budgets[tightest];
-  const policies = [...new Map(budgets.map((budget) => [budget.policy, { policy: budget.policy, limit: budget.limit }])).values()];
-  const state = { policy, limit, remaining: Math.max(0, limit - hits[tightest]), resetSeconds, policies };
+  const state = { policy, limit, remaining: Math.max(0, limit - hits[tightest]), resetSeconds: secondsLeft(now), policies: policiesOf(budgets) };
   if (hits[tightest] > limit) {
-    throw new GatewayError('rate_limited', `more than ${limit} ${policy} requests a minute; retry in ${resetSeconds} s`, {}, {
-      'Retry-After': String(resetSeconds),
-      ...rateLimitHeaders(state),
-    });
+    const spent = spentOf(gateway);
+    if (spent.size >= SPENT_MEMORY) spent.clear();
+    budgets.forEach((budget, i) => hits[i] > budget.limit && spent.set(budget.bucket, windowStart + WINDOW_MS));
+    throw refused(state);
   }
   return state;
+}
+
+/** 429 rate_limited, without counting, when one of the budgets is known spent for the rest of this window. */
+function refuseSpent(gateway: Pick<Gateway, 'db'>, budgets: Budget[], now: number): void {
+  const spent = spentBudgets.get(gateway);
+  const out = spent && budgets.find((budget) => (spent.get(budget.bucket) ?? 0) > now);
+  if (out) throw refused({ policy: out.policy, limit: out.limit, remaining: 0, resetSeconds: secondsLeft(now), policies: policiesOf(budgets) });
 }
 
 /**
@@ -83,6 +116,10 @@ export function consumeRateLimit(gateway: Pick<Gateway, 'config' | 'db'>, name: 
  * organization (rate_limits.per_principal.run), so one end user cannot use up the organization's runs.
  */
 export function consumeRunLimits(gateway: Pick<Gateway, 'config' | 'db'>, caller: Caller, principal?: string, now = Date.now()): Promise<RateLimitState> {
+  return consume(gateway, runBudgets(gateway, caller, principal), now);
+}
+
+function runBudgets(gateway: Pick<Gateway, 'config'>, caller: Caller, principal: string | undefined): Budget[] {
   const budgets = callerBudgets(gateway, 'run', caller);
   if (principal !== undefined && isUserPrincipal(principal) && PRINCIPAL_PATTERN.test(principal)) {
     budgets.push({
@@ -91,5 +128,14 @@ export function consumeRunLimits(gateway: Pick<Gateway, 'config' | 'db'>, caller
       limit: gateway.config.rate_limits.per_principal.run,
     });
   }
-  return consume(gateway, budgets, now);
+  return budgets;
+}
+
+/**
+ * Refuses (429 rate_limited, counting nothing) a request of a class whose budget this process has already
+ * seen spent in the current window: the organization's, the key's or token's, or for runs the principal's when
+ * it is known before the body is read. What a spent budget's requests cost stops at their headers.
+ */
+export function refuseSpentBudget(gateway: Pick<Gateway, 'config' | 'db'>, name: RateLimitClass, caller: Caller, principal?: string, now = Date.now()): void {
+  refuseSpent(gateway, name === 'run' ? runBudgets(gateway, caller, principal) : callerBudgets(gateway, name, caller), now);
 }

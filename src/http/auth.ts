@@ -4,6 +4,7 @@ import { authenticate, hasRole, type Caller } from '../domain/callers.js';
 import { GatewayError } from '../domain/errors.js';
 import type { Gateway } from '../domain/gateway.js';
 import { headerText } from './headers.js';
+import { refuseSpentBeforeBody } from './rate-limits.js';
 
 /** Per-route access: the least key role needed, and whether principal-bound tokens may call it. */
 export interface RouteAccess {
@@ -56,6 +57,7 @@ export function registerAuth(server: Server, gateway: Gateway): void {
     async authenticate(request: Request, h: ResponseToolkit) {
       const caller = await authenticateBearer(gateway, headerText(request.headers, 'authorization'), headerText(request.headers, 'origin'));
       checkAccess(caller, request.route.settings.plugins?.gateway ?? {});
+      refuseSpentBeforeBody(request, gateway, caller);
       return h.authenticated({ credentials: { caller } });
     },
   }));

@@ -2,6 +2,7 @@ import type { Request, Server } from '@hapi/hapi';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Gateway, GatewayObserver } from '../domain/gateway.js';
 import { waitingDeliveries } from '../domain/webhooks/worker.js';
+import { answeredStatus } from './answered.js';
 import { metricsRoute } from './routes/system/metrics.js';
 
 /** The route label of every request that matched no route: one value, never the path that was asked. */
@@ -104,7 +105,7 @@ export function registerMetrics(server: Server, gateway: Gateway): void {
   const metrics = createMetrics(gateway);
   gateway.observer = metrics;
   server.events.on('response', (request) => {
-    const status = (request.response as { statusCode?: number } | null)?.statusCode ?? request.raw.res.statusCode;
+    const status = answeredStatus(request);
     const answered = request.info.completed || request.info.responded || Date.now();
     metrics.requestFinished(routeLabel(request), request.method.toUpperCase(), status, answered - request.info.received);
   });

@@ -4,7 +4,8 @@ import type { RateLimitClass } from '../config/schema.js';
 import type { Gateway } from '../domain/gateway.js';
 import { problemReply, toGatewayError } from './errors.js';
 import { PRINCIPAL_PATTERN } from '../domain/principals.js';
-import { consumeRateLimit, consumeRunLimits, rateLimitHeaders, type RateLimitState } from '../domain/rate-limits.js';
+import type { Caller } from '../domain/callers.js';
+import { consumeRateLimit, consumeRunLimits, rateLimitHeaders, refuseSpentBudget, type RateLimitState } from '../domain/rate-limits.js';
 
 /**
  * A route's rate-limit class, declared in its `plugins.rateLimit` settings. Runs also name how their
@@ -35,6 +36,23 @@ export function namedRunPrincipal(request: Request): string | undefined {
   const options = payload !== null && typeof payload === 'object' ? payload.receipt_options : undefined;
   const named = request.headers['svc-principal'] ?? (options !== null && typeof options === 'object' ? options.principal : undefined);
   return typeof named === 'string' && PRINCIPAL_PATTERN.test(named) ? named : undefined;
+}
+
+/** The principal a run acts for as far as its headers and credential tell, before its body is read. */
+function principalBeforeBody(request: Request, caller: Caller): string | undefined {
+  if (caller.kind === 'user_token') return caller.principal!;
+  const named = request.headers['svc-principal'];
+  return typeof named === 'string' && PRINCIPAL_PATTERN.test(named) ? named : undefined;
+}
+
+/**
+ * Called as soon as the caller is authenticated, before hapi reads the body: a request of a limited route
+ * whose budget this process already saw spent this window is refused at once (429, counting nothing), so a
+ * caller past its budget cannot make the gateway read and parse bodies of up to limits.max_body_bytes.
+ */
+export function refuseSpentBeforeBody(request: Request, gateway: Gateway, caller: Caller): void {
+  const limited = request.route.settings.plugins?.rateLimit;
+  if (limited) refuseSpentBudget(gateway, limited.class, caller, principalBeforeBody(request, caller));
 }
 
 async function countRequest(request: Request, gateway: Gateway): Promise<void> {

@@ -59,11 +59,15 @@ const call = record('Call', {
   updated_at: time(),
 });
 
+const captureSides = () => list(oneOf('input', 'output'));
 const capture = record('Capture', {
   call_id: text(),
-  input: anyJson(),
-  output: anyJson().description('the provider answer; null when the call has none (miss, fault)'),
+  input: anyJson().description('the task input; a string holding the start of its JSON text when it is named in truncated'),
+  output: anyJson().description('the provider answer; null when the call has none (miss, fault); a string holding the start of its JSON text when it is named in truncated'),
   created_at: time(),
+  input_bytes: Joi.number().integer().description('the size of the input\'s whole JSON text in bytes'),
+  output_bytes: nullable(Joi.number().integer()).description('the size of the output\'s whole JSON text in bytes'),
+  truncated: captureSides().description('the sides longer than limits.max_capture_bytes, stored cut short'),
 });
 
 const connectionKeys = {

@@ -7,7 +7,8 @@ import { GatewayError, invalidInput } from '../domain/errors.js';
 import { registerAuth } from './auth.js';
 import { CATALOG_VERSION_HEADER, registerCatalogVersion } from './catalog-version.js';
 import { rejectDeepBodies } from './deep-bodies.js';
-import { failAction, problemBody, registerErrorHandling } from './errors.js';
+import { answeredStatus, noteSocketAnswer } from './answered.js';
+import { failAction, problemBody, problemReply, registerErrorHandling } from './errors.js';
 import { registerMetrics } from './metrics.js';
 import { registerRateLimits } from './rate-limits.js';
 import { routePlugins } from './routes/index.js';
@@ -46,6 +47,7 @@ function answerClientErrors(server: Server, config: Config, catalogVersion: stri
   listener.on('clientError', (err: NodeJS.ErrnoException, socket: Socket & { _httpMessage?: { headersSent?: boolean } }) => {
     if (!socket.writable || err.code === 'ECONNRESET' || socket._httpMessage?.headersSent) return socket.destroy();
     const error = clientError(err, config.server);
+    noteSocketAnswer(socket, error.status);
     const body = JSON.stringify(problemBody(error, config.server.public_url));
     socket.end(
       `HTTP/1.1 ${error.status} ${error.title}\r\nContent-Type: application/problem+json\r\n${CATALOG_VERSION_HEADER}: ${catalogVersion}\r\n` +
@@ -59,9 +61,11 @@ function answerClientErrors(server: Server, config: Config, catalogVersion: stri
  * Idle or trickling clients cannot hold sockets: Node answers (through clientError) a request whose
  * headers are not in within server.headers_timeout_ms, or that is not complete within
  * server.payload_timeout_ms of its start, and checks often enough to keep those deadlines to a fraction
- * of a second. A request without a Host header reaches hapi, to be refused as problem+json.
+ * of a second. A request without a Host header reaches hapi, to be refused as problem+json on a
+ * connection closed after the answer.
  */
-function limitSlowClients(server: Server, timeouts: Config['server']): void {
+function limitSlowClients(server: Server, config: Config): void {
+  const timeouts = config.server;
   // Both fields exist on Node 20's http.Server; its type declarations lack them.
   const listener = server.listener as Server['listener'] & { connectionsCheckingInterval: number; requireHostHeader: boolean };
   listener.headersTimeout = timeouts.headers_timeout_ms;
@@ -70,8 +74,8 @@ function limitSlowClients(server: Server, timeouts: Config['server']): void {
   listener.connectionsCheckingInterval = Math.max(50, Math.min(1000, Math.floor(Math.min(timeouts.headers_timeout_ms, timeouts.payload_timeout_ms) / 4)));
   listener.requireHostHeader = false;
   server.ext('onRequest', (request, h) => {
-    if (request.raw.req.httpVersion === '1.1' && request.headers.host === undefined) throw invalidInput('an HTTP/1.1 request needs a Host header');
-    return h.continue;
+    if (request.raw.req.httpVersion !== '1.1' || request.headers.host !== undefined) return h.continue;
+    return problemReply(h, invalidInput('an HTTP/1.1 request needs a Host header'), config.server.public_url).header('connection', 'close').takeover();
   });
 }
 
@@ -92,14 +96,12 @@ function rejectMalformedQueries(server: Server): void {
 
 function logRequests(server: Server, gateway: Gateway): void {
   server.events.on('response', (request) => {
-    const response = request.response as { statusCode?: number } | null;
     gateway.log.info({
       method: request.method.toUpperCase(),
       // Always the route template, never the address: hosted links carry secrets, and any path parameter
       // (or an unmatched path) may hold one pasted by mistake, e.g. DELETE /v1/tokens/<the token itself>.
       path: request.route.path,
-      // A response the MCP transport wrote on the raw socket (hapi stepped aside) has its status there.
-      status: response?.statusCode ?? request.raw.res.statusCode,
+      status: answeredStatus(request),
       ms: Date.now() - request.info.received,
       org: request.auth.credentials?.caller?.organization.id,
       fault: request.app.faulted?.name,
@@ -129,9 +131,9 @@ export async function createServer(gateway: Gateway, options: ServerOptions = {}
   registerRateLimits(server, gateway);
   registerCatalogVersion(server, gateway.catalog.version);
   answerClientErrors(server, config, gateway.catalog.version);
-  limitSlowClients(server, config.server);
+  limitSlowClients(server, config);
   rejectMalformedQueries(server);
-  rejectDeepBodies(server);
+  rejectDeepBodies(server, gateway);
   logRequests(server, gateway);
   registerMetrics(server, gateway);
   for (const plugin of routePlugins) await server.register({ plugin, options: gateway });

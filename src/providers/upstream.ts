@@ -1,5 +1,6 @@
 import { Agent, request, type Dispatcher } from 'undici';
 import { TargetRefused } from './errors.js';
+import { JsonShape } from './json-shape.js';
 import type { TargetGuard } from './targets.js';
 
 /** One request to a provider, fully rendered (credential included); never logged or captured. */
@@ -11,15 +12,25 @@ export interface UpstreamRequest {
   timeoutMs: number;
   /** A longer answer is a fault: reading stops at this many bytes and the rest is never fetched. */
   maxResponseBytes: number;
+  /**
+   * A JSON answer holding more values than this (or nested deeper than the JSON limit) is a fault too, found as
+   * its bytes arrive, before it is parsed; MAX_ANSWER_VALUES unless given.
+   */
+  maxResponseValues?: number;
 }
 
 /** How long a request may take and how much of its answer is read. */
-export type UpstreamLimits = Pick<UpstreamRequest, 'timeoutMs' | 'maxResponseBytes'>;
+export type UpstreamLimits = Pick<UpstreamRequest, 'timeoutMs' | 'maxResponseBytes' | 'maxResponseValues'>;
+
+/** The values a JSON answer may hold where the caller sets no limit (probes, OAuth, webhooks): an internal safety cap. */
+export const MAX_ANSWER_VALUES = 100_000;
 
 export interface UpstreamAnswer {
   status: number;
   /** The provider's answer: parsed JSON when it is JSON, else the text; null when empty. */
   body: unknown;
+  /** The answer's bytes exactly as received, when `body` was parsed from them as JSON. */
+  json?: Buffer;
   /** Response headers, lower-case names. */
   headers: Record<string, string | string[] | undefined>;
 }
@@ -60,18 +71,6 @@ export function withoutHopByHop(headers: Record<string, string>): Record<string,
 /** Pooled keep-alive connections shared by every provider call of the process. */
 const agent = new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 256 });
 
-function parseBody(text: string, contentType: string | undefined): unknown {
-  if (text === '') return null;
-  if (contentType && /[/+]json\b/i.test(contentType)) {
-    try {
-      return JSON.parse(text);
-    } catch {
-      return text;
-    }
-  }
-  return text;
-}
-
 const UNRESOLVED = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_NODATA', 'EAI_FAIL']);
 const NETWORK_WORDS: Record<string, string> = {
   ECONNREFUSED: 'connect refused',
@@ -100,25 +99,85 @@ function tooLarge(limit: number): UpstreamUnreachable {
   return new UpstreamUnreachable('too_large', `answer larger than ${limit} bytes`);
 }
 
-/** The answer's bytes, never more than the limit: past it the body is destroyed (its connection closed) unread. */
-async function readLimited(response: Dispatcher.ResponseData, limit: number): Promise<Buffer> {
+/** How deep a JSON answer may nest: as deep as a request's JSON may (the outermost object or array is level 1). */
+export const MAX_ANSWER_DEPTH = 64;
+
+const JSON_TYPE = /[/+]json\b/i;
+
+function contentTypeOf(headers: Record<string, string | string[] | undefined>): string | undefined {
+  const value = headers['content-type'];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * An exchange's deadline, counted on the exchange itself. When the time is up, the exchange ends at the first
+ * turn of the event loop that brings nothing new from the upstream: an answer that arrived while the gateway's
+ * event loop was busy elsewhere is taken in first, so time spent waiting for the gateway is never blamed on the
+ * upstream, while an upstream that sends nothing more is cut off at the deadline.
+ */
+class Deadline {
+  readonly controller = new AbortController();
+  private progress = 0;
+  private readonly timer: NodeJS.Timeout;
+  private check: NodeJS.Immediate | undefined;
+
+  constructor(ms: number) {
+    this.timer = setTimeout(() => this.expire(), ms);
+  }
+
+  /** Something arrived: the answer's headers or a piece of its body. */
+  moved(): void {
+    this.progress++;
+  }
+
+  private expire(): void {
+    const seen = this.progress;
+    this.check = setImmediate(() => (this.progress === seen ? this.controller.abort() : this.expire()));
+  }
+
+  clear(): void {
+    clearTimeout(this.timer);
+    if (this.check) clearImmediate(this.check);
+  }
+}
+
+/**
+ * The answer's bytes, never more than `maxResponseBytes`, and for a JSON answer never more values or levels than
+ * its limits (counted as the bytes arrive): past a limit the body is destroyed (its connection closed) unread.
+ */
+async function readLimited(response: Dispatcher.ResponseData, upstream: UpstreamRequest, deadline: Deadline): Promise<Buffer> {
   const { body } = response;
+  const limit = upstream.maxResponseBytes;
   if (Number(response.headers['content-length']) > limit) {
     // Destroyed unread, undici reports the abort as an error on the body: that abort is the point here.
     body.once('error', () => undefined).destroy();
     throw tooLarge(limit);
   }
+  const isJson = JSON_TYPE.test(contentTypeOf(response.headers) ?? '');
+  const shape = isJson ? new JsonShape(MAX_ANSWER_DEPTH, upstream.maxResponseValues ?? MAX_ANSWER_VALUES) : undefined;
+  // A declared length (within the limit) is read into one buffer of that size, with no copy at the end.
+  const declared = Number(response.headers['content-length']);
+  const whole = Number.isInteger(declared) && declared > 0 ? Buffer.allocUnsafe(declared) : undefined;
   const chunks: Buffer[] = [];
   let size = 0;
+  let filled = 0;
   for await (const chunk of body as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) {
+    deadline.moved();
+    if (size + chunk.length > limit) {
       body.destroy();
       throw tooLarge(limit);
     }
-    chunks.push(chunk);
+    const beyond = shape?.feed(chunk);
+    if (beyond) {
+      body.destroy();
+      throw new UpstreamUnreachable('too_large', `answer ${beyond}`);
+    }
+    if (whole && !chunks.length && filled + chunk.length <= whole.length) filled += chunk.copy(whole, filled);
+    else chunks.push(chunk);
+    size += chunk.length;
   }
-  return Buffer.concat(chunks, size);
+  if (whole && filled === whole.length && !chunks.length) return whole;
+  return Buffer.concat(whole ? [whole.subarray(0, filled), ...chunks] : chunks, size);
 }
 
 /** An answer as it came, its bytes not yet parsed. */
@@ -129,18 +188,16 @@ interface ReceivedAnswer {
 }
 
 /**
- * The one way a request leaves the gateway: redirects are never followed, the whole exchange is bounded by
- * `timeoutMs` and the answer by `maxResponseBytes`, and failures are said without secrets. With a `guard`,
- * the URL's host and every address connected to must pass it. Any HTTP answer (including 4xx and 5xx)
- * within the limits is returned, else it throws UpstreamUnreachable.
+ * The one way a request leaves the gateway: redirects are never followed, the exchange is bounded by
+ * `timeoutMs` (its own time: see Deadline) and the answer by its limits, and failures are said without
+ * secrets. With a `guard`, the URL's host and every address connected to must pass it. Any HTTP answer
+ * (including 4xx and 5xx) within the limits is returned, else it throws UpstreamUnreachable.
  */
 async function receive(upstream: UpstreamRequest, guard: TargetGuard | undefined): Promise<ReceivedAnswer> {
   const refusal = guard?.hostRefusal(new URL(upstream.url));
   if (refusal) throw new UpstreamUnreachable('refused', `target refused: ${refusal}`);
-  // A timer cleared as soon as the answer is read (AbortSignal.timeout would live on, and fire, long after).
-  const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(), upstream.timeoutMs);
-  const { signal } = deadline;
+  const deadline = new Deadline(upstream.timeoutMs);
+  const { signal } = deadline.controller;
   try {
     const response = await request(upstream.url, {
       method: upstream.method as 'GET',
@@ -148,16 +205,31 @@ async function receive(upstream: UpstreamRequest, guard: TargetGuard | undefined
       body: upstream.body,
       dispatcher: guard?.dispatcher ?? agent,
       signal,
-      headersTimeout: upstream.timeoutMs,
-      bodyTimeout: upstream.timeoutMs,
+      // The deadline above bounds the exchange; undici's own timers would count the gateway's busy time too.
+      headersTimeout: 0,
+      bodyTimeout: 0,
     });
-    const bytes = await readLimited(response, upstream.maxResponseBytes);
+    deadline.moved();
+    const bytes = await readLimited(response, upstream, deadline);
     return { status: response.statusCode, headers: response.headers, bytes };
   } catch (err) {
     throw unreachable(err, upstream, signal);
   } finally {
-    clearTimeout(timer);
+    deadline.clear();
   }
+}
+
+function parseBody(bytes: Buffer, contentType: string | undefined): { body: unknown; json?: Buffer } {
+  if (bytes.length === 0) return { body: null };
+  const text = bytes.toString('utf8');
+  if (contentType && JSON_TYPE.test(contentType)) {
+    try {
+      return { body: JSON.parse(text), json: bytes };
+    } catch {
+      return { body: text };
+    }
+  }
+  return { body: text };
 }
 
 /**
@@ -166,8 +238,7 @@ async function receive(upstream: UpstreamRequest, guard: TargetGuard | undefined
  */
 export async function sendUpstream(upstream: UpstreamRequest, guard?: TargetGuard): Promise<UpstreamAnswer> {
   const { status, headers, bytes } = await receive(upstream, guard);
-  const contentType = headers['content-type'];
-  return { status, body: parseBody(bytes.toString('utf8'), Array.isArray(contentType) ? contentType[0] : contentType), headers };
+  return { status, headers, ...parseBody(bytes, contentTypeOf(headers)) };
 }
 
 /** What a fetch-speaking client passes (oauth4webapi's custom fetch): a string or form body. */

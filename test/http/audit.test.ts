@@ -84,7 +84,9 @@ eachDialect('audit: calls, captures and usage', (h) => {
 
   it('reads captures, lists them newest first, and answers 404 capture_not_found', async () => {
     const capture = await h().request({ method: 'GET', url: `/v1/calls/${hitId}/capture` });
-    expect(capture.json).to.deep.equal({ call_id: hitId, input: { city: 'Oslo' }, output: { t: 1 }, created_at: capture.json.created_at });
+    expect(capture.json).to.deep.equal({
+      call_id: hitId, input: { city: 'Oslo' }, output: { t: 1 }, created_at: capture.json.created_at, input_bytes: 15, output_bytes: 7, truncated: [],
+    });
     const fault = await h().request({ method: 'GET', url: `/v1/calls/${faultId}/capture` });
     expect(fault.json.output).to.equal(null);
     problem(await h().request({ method: 'GET', url: '/v1/calls/call_nope/capture' }), 404, 'capture_not_found');

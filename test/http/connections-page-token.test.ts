@@ -106,6 +106,18 @@ eachDialect('connections page of a principal-bound token', (h) => {
     });
   });
 
+  it("needs no principal from a token: the page is the token's own principal's", async () => {
+    const token = await issueToken();
+    const res = await h().request({ method: 'POST', url: '/v1/connect/connections-pages', payload: {}, headers: { authorization: `Bearer ${token.token}` } });
+    expect(res.statusCode, res.payload).to.equal(201);
+    const page = await open(res.json.url);
+    expect(page.statusCode).to.equal(200);
+    expect(page.payload).to.include(connectionId);
+    const other = await h().request({ method: 'POST', url: '/v1/connect/connections-pages', payload: { principal: 'user:bob' }, headers: { authorization: `Bearer ${token.token}` } });
+    expect(other.statusCode).to.equal(403);
+    expect(other.json.code).to.equal('principal_forbidden');
+  });
+
   it("lives on for an organization key's page, which no token bounds", async () => {
     const res = await h().request({ method: 'POST', url: '/v1/connect/connections-pages', payload: { principal: 'user:ada' } });
     expect(res.statusCode).to.equal(201);

@@ -91,6 +91,22 @@ eachDialect('connections: attach with a probe, list, read, change, revoke', (h) 
     problem(await attach({ provider: 'rt-paid' }), 400, 'invalid_input');
   });
 
+  it('refuses a credential a header cannot carry (a control or non-Latin-1 character) as 400 naming the field, before any probe', async () => {
+    for (const credential of ['key\u0001abc', 'key\u007fabc', 'ключ-1234', 'key\nX-Other: 1']) {
+      const body = problem(await attach({ provider: 'rt-paid', credential }), 400, 'invalid_input');
+      expect(body.invalid_params.map((p: { name: string }) => p.name)).to.deep.equal(['credential']);
+    }
+    const tokens = problem(await attach({ provider: 'rt-oauth', credential: { access_token: 'tok\rken' } }), 400, 'invalid_input');
+    expect(tokens.invalid_params.map((p: { name: string }) => p.name)).to.deep.equal(['credential.access_token']);
+    expect(fakes.paid.requests).to.have.length(0);
+    expect(fakes.oauth.requests).to.have.length(0);
+    // A key that travels in the query string is percent-encoded there: any text goes.
+    fakes.keyq.on('GET', '/whoami', { json: { account: { number: 'k-1', name: 'Query' } } });
+    const queried = await attach({ provider: 'rt-keyq', credential: 'ключ-1234' });
+    expect(queried.statusCode, queried.payload).to.equal(200);
+    expect(fakes.keyq.requests[0].query.key).to.equal('ключ-1234');
+  });
+
   it('restores the same connection id for the same account: no event while active, connection.restored after revocation', async () => {
     oauthAccounts();
     const first = await attach({ provider: 'rt-oauth', principal: 'user:rita', credential: { access_token: 'rita1', scopes: ['profile'] } });

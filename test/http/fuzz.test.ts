@@ -142,7 +142,7 @@ const poisonedText = fc.oneof(
 /**
  * A task input with one poison in it, as JSON text (JSON.stringify cannot write ten thousand levels), and the
  * field the answer must name: ill-formed text as a value or a member name, somewhere under clean members and
- * arrays, or nesting 65 to 10,000 levels deep (named at its outermost member, by the layer that reads bodies).
+ * arrays, or nesting 65 to 10,000 levels deep (named at its outermost member, as the run names input fields).
  */
 const poisonedInput = fc
   .record({
@@ -166,10 +166,8 @@ const poisonedInput = fc
     for (const step of [...under].reverse()) text = typeof step === 'number' ? `[${text}]` : `{${JSON.stringify(step)}:${text}}`;
     const members = Object.entries(clean).filter(([name]) => name !== field).map(([name, value]) => `${JSON.stringify(name)}:${JSON.stringify(value)}`);
     const named = poison.kind === 'name' ? [...steps, poison.text] : steps;
-    const expected =
-      poison.kind === 'deep'
-        ? `payload.${field}`
-        : named.reduce<string>((name, step) => (typeof step === 'number' ? `${name}[${step}]` : name ? `${name}.${step}` : step), '');
+    const path = poison.kind === 'deep' ? [field] : named;
+    const expected = path.reduce<string>((name, step) => (typeof step === 'number' ? `${name}[${step}]` : name ? `${name}.${step}` : step), '');
     return { body: `{${[...members, `${JSON.stringify(field)}:${text}`].join(',')}}`, expected };
   });
 

@@ -42,12 +42,12 @@ eachDialect('the API document', (get) => {
     expect(table).to.include.members(['GET /health', 'GET /v1/openapi.json', 'POST /v1/tasks/{id}/run', 'GET /v1/hosted/connect/{secret}']);
   });
 
-  it('asks for the bearer scheme on every route but health, the document itself, the hosted pages and the 405s of /v1/mcp', async () => {
+  it('asks for the bearer scheme on every route but health, the document itself, the problem pages, the hosted pages and the 405s of /v1/mcp', async () => {
     const { json } = await get().request({ method: 'GET', url: '/v1/openapi.json' });
     expect(json.components.securitySchemes.bearer).to.deep.include({ type: 'http', scheme: 'bearer' });
     for (const route of get().server.table()) {
       const open =
-        ['GET /health', 'GET /v1/openapi.json', 'GET /v1/mcp', 'DELETE /v1/mcp', 'PUT /v1/mcp', 'PATCH /v1/mcp'].includes(`${route.method.toUpperCase()} ${route.path}`) ||
+        ['GET /health', 'GET /v1/openapi.json', 'GET /problems/{code}', 'GET /v1/mcp', 'DELETE /v1/mcp', 'PUT /v1/mcp', 'PATCH /v1/mcp'].includes(`${route.method.toUpperCase()} ${route.path}`) ||
         route.path.startsWith('/v1/hosted/');
       const operation = json.paths[route.path][route.method];
       expect(operation.security, `${route.method} ${route.path}`).to.deep.equal(open ? [] : [{ bearer: [] }]);

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { expect } from 'chai';
 import { completeConnectSession } from '../../src/db/repos/connect-sessions.js';
 import { backgroundTasks, endedSessionCleanup } from '../../src/domain/background.js';
@@ -101,6 +102,45 @@ eachDialect('rate limits: requests whose body cannot be read count too', (h) => 
     expect(fakes.open.requests).to.have.length(1);
   });
 }, { config: fakes.config({ rate_limits: { run: 4 }, limits: { max_body_bytes: 1024 } }) });
+
+eachDialect('rate limits: a spent budget costs no body', (h) => {
+  before(async () => {
+    await startOfWindow();
+    await h().server.start();
+  });
+
+  it('refuses a run past a budget already spent this window before its body is read, counting nothing more', async () => {
+    fakes.reset();
+    fakes.open.on('GET', '/weather/Oslo', { json: { ok: true } });
+    for (let i = 0; i < 2; i++) expect((await run(h(), 'rt-open.weather.now', { city: 'Oslo' })).statusCode).to.equal(200);
+    expectLimited(await run(h(), 'rt-open.weather.now', { city: 'Oslo' }));
+    const counted = await h().gateway.db.select<{ hits: number }>("SELECT hits FROM rate_limit_counters WHERE bucket LIKE 'run:org:%'");
+    // Headers announcing a large body that never comes: refused at once, not after the body's deadline.
+    const answer = await new Promise<string>((resolve) => {
+      const socket = net.connect({ port: h().server.info.port as number, host: '127.0.0.1' });
+      let received = '';
+      const timer = setTimeout(() => socket.destroy(), 5000);
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => (received += chunk));
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        clearTimeout(timer);
+        resolve(received);
+      });
+      socket.once('connect', () =>
+        socket.write(
+          `POST /v1/tasks/rt-open.weather.now/run HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${h().ownerKey}\r\n` +
+            'Content-Type: application/json\r\nContent-Length: 900000\r\n\r\n{"city":',
+        ),
+      );
+      socket.on('data', () => socket.end());
+    });
+    expect(answer).to.match(/^HTTP\/1\.1 429 /);
+    expect(answer).to.match(/retry-after: \d+/i).and.match(/ratelimit: "run";r=0;t=\d+/i);
+    const after = await h().gateway.db.select<{ hits: number }>("SELECT hits FROM rate_limit_counters WHERE bucket LIKE 'run:org:%'");
+    expect(after.map((row) => Number(row.hits))).to.deep.equal(counted.map((row) => Number(row.hits)));
+  });
+}, { config: fakes.config({ rate_limits: { run: 2 }, server: { public_url: 'http://gateway.test', payload_timeout_ms: 10000 } }) });
 
 eachDialect('rate limits: connect links in run errors', (h) => {
   before(startOfWindow);

@@ -64,10 +64,10 @@ eachDialect(
     });
 
     it('refuses input nested 10,000 deep, and deeper than 64 levels, but takes 64', async () => {
-      const deep = await refusedBeforeAnything(h(), 'rt-open.slow.get', `{"deep":${nested(10000)}}`, 'payload.deep');
+      const deep = await refusedBeforeAnything(h(), 'rt-open.slow.get', `{"deep":${nested(10000)}}`, 'deep');
       expect(deep.invalid_params[0].reason).to.equal('is nested deeper than 64 levels');
       // The body object is the first level: 63 arrays inside it make 64, 64 arrays make 65.
-      await refusedBeforeAnything(h(), 'rt-open.slow.get', `{"deep":${nested(64)}}`, 'payload.deep');
+      await refusedBeforeAnything(h(), 'rt-open.slow.get', `{"deep":${nested(64)}}`, 'deep');
       upstream.on('GET', '/slow', { json: { ok: true } });
       const taken = await run(h(), 'rt-open.slow.get', `{"deep":${nested(63)}}`);
       expect(taken.statusCode, taken.payload).to.equal(200);

@@ -143,6 +143,25 @@ eachDialect('run: routing across the routes of a capability', (h) => {
       expect(body.invalid_params[0].name).to.equal('headers.idempotency-key');
     });
 
+    it('takes the same body with its members in another order as the same request', async () => {
+      weatherEverywhere();
+      const headers = { 'idempotency-key': 'k-order', 'svc-tag': 'a', 'svc-only': 'rt-open' };
+      const first = await h().request({ method: 'POST', url: '/v1/tasks/rt-open.weather.now/run', payload: '{"city":"Oslo","units":"metric"}', headers });
+      const reordered = await h().request({ method: 'POST', url: '/v1/tasks/rt-open.weather.now/run', payload: '{"units":"metric","city":"Oslo"}', headers });
+      expect(reordered.statusCode, reordered.payload).to.equal(200);
+      expect(reordered.json.receipt.call_id).to.equal(first.json.receipt.call_id);
+      expect(fakes.open.requests).to.have.length(1);
+    });
+
+    it('says which part of the request differs: the body, or only the headers', async () => {
+      weatherEverywhere();
+      await run(h(), 'rt-open.weather.now', { city: 'Oslo' }, { 'idempotency-key': 'k-part', 'svc-tag': 'a' });
+      const headers = problem(await run(h(), 'rt-open.weather.now', { city: 'Oslo' }, { 'idempotency-key': 'k-part', 'svc-tag': 'b' }), 400, 'invalid_input');
+      expect(headers.detail).to.equal('this idempotency-key was used with a different request (headers)');
+      const body = problem(await run(h(), 'rt-open.weather.now', { city: 'Bergen' }, { 'idempotency-key': 'k-part', 'svc-tag': 'a' }), 400, 'invalid_input');
+      expect(body.detail).to.equal('this idempotency-key was used with a different request (body)');
+    });
+
     it('answers 409 idempotency_in_flight while the first request runs, then replays it', async () => {
       fakes.open.on('GET', '/slow', { delayMs: 500, json: { done: true } });
       const headers = { 'idempotency-key': 'slow-1' };

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { revokeApiKey } from '../../src/domain/api-keys.js';
+import { errorCodes } from '../../src/domain/errors.js';
 import { setOrganizationStatus, setTrustedOrigins } from '../../src/domain/organizations.js';
 import { eachDialect, problem } from '../support/harness.js';
 
@@ -58,6 +59,18 @@ eachDialect('system routes and callers', (h) => {
   it('answers unknown routes with 404 route_not_found problem+json', async () => {
     problem(await h().request({ method: 'GET', url: '/v1/nothing-here' }), 404, 'route_not_found');
     problem(await h().request({ method: 'DELETE', url: '/health' }), 404, 'route_not_found');
+  });
+
+  it("answers every problem's type URL with a short page on its code; an unknown code is 404", async () => {
+    const body = problem(await h().request({ method: 'GET', url: '/v1/nothing-here' }), 404, 'route_not_found');
+    expect(body.type).to.equal('http://gateway.test/problems/route_not_found');
+    for (const code of Object.keys(errorCodes)) {
+      const page = await h().request({ method: 'GET', url: `/problems/${code}`, headers: { authorization: null } });
+      expect(page.statusCode, code).to.equal(200);
+      expect(String(page.headers['content-type'])).to.match(/^text\/html/);
+      expect(page.payload).to.include(`<code>${code}</code>`).and.include(errorCodes[code as keyof typeof errorCodes][1]);
+    }
+    problem(await h().request({ method: 'GET', url: '/problems/no_such_code', headers: { authorization: null } }), 404, 'route_not_found');
   });
 
   it('answers unknown query parameters with 400 invalid_input naming them', async () => {

@@ -1,4 +1,3 @@
-import { fromJsonText, toJsonText } from '../codecs.js';
 import type { Database, Executor } from '../database.js';
 import { selectPage, whereClause, type Condition, type PageQuery } from '../pages.js';
 
@@ -24,24 +23,37 @@ export interface CallRow {
   updated_at: number;
 }
 
-/** What a run received and answered (credentials already redacted), kept unless the run asked for zero retention. */
+/**
+ * What a run received and answered (credentials already redacted), kept unless the run asked for zero retention.
+ * Each side is JSON text as stored, already bounded (src/domain/audit/captured.ts).
+ */
 export interface CaptureRow {
   call_id: string;
   organization_id: string;
-  input: unknown;
+  input: string;
   /** null: the run answered no output (a fault or a miss). */
-  output: unknown;
+  output: string | null;
+  /** The size of each side's whole JSON text, before any cut. */
+  input_bytes: number;
+  output_bytes: number | null;
+  /** The sides stored cut short: JSON text of a list, `[]`, `["output"]`... */
+  truncated: string;
   created_at: number;
 }
 
-/** Input and output are JSON text at rest. */
-type StoredCapture = Omit<CaptureRow, 'input' | 'output'> & { input: string; output: string | null };
+/** A capture as a list page reads it: the stored text, never parsed on the way. */
+export type StoredCapture = Omit<CaptureRow, 'organization_id'>;
 
-const decodeCapture = (stored: StoredCapture): CaptureRow => ({
-  ...stored,
-  input: fromJsonText(stored.input),
-  output: stored.output === null ? null : fromJsonText(stored.output),
-});
+const CAPTURE_COLUMNS = 'call_id, input, output, input_bytes, output_bytes, truncated, created_at';
+
+/** The bytes a capture's row holds in its two texts: what a list page's byte budget counts. */
+function storedSize(row: CaptureRow): number {
+  return Buffer.byteLength(row.input) + (row.output === null ? 0 : Buffer.byteLength(row.output));
+}
+
+function captureValues(row: CaptureRow): unknown[] {
+  return [row.organization_id, row.input, row.output, row.input_bytes, row.output_bytes, row.truncated, storedSize(row), row.created_at];
+}
 
 export interface CallFilters {
   task?: string;
@@ -82,31 +94,32 @@ const SETTLE = `UPDATE calls SET task_id = $2, provider = $3, connection_id = $4
             error_code = $8, quoted_micros = $9, charged_micros = $10, latency_ms = $11, updated_at = $12
       WHERE id = $1`;
 
+const INSERT_CAPTURE = `INSERT INTO captures (call_id, organization_id, input, output, input_bytes, output_bytes, truncated, size, created_at)`;
+
 /**
- * Settles a call and stores its capture (null: zero retention, none kept), committed together: on Postgres in
- * one statement, one round trip and one commit; on SQLite as two writes, which group commit puts in one commit.
+ * Settles a call and stores its capture (null: zero retention, none kept), committed together or not at all:
+ * on Postgres in one statement (one round trip, one commit), on SQLite as one unit of a group commit.
  */
-export async function settleCallWithCapture(db: Executor, id: string, s: CallSettlement, capture: CaptureRow | null): Promise<void> {
+export async function settleCallWithCapture(db: Database, id: string, s: CallSettlement, capture: CaptureRow | null): Promise<void> {
   const settlement = [id, s.task_id, s.provider, s.connection_id, s.identity, s.outcome, s.http_status, s.error_code, s.quoted_micros,
     s.charged_micros, s.latency_ms, s.updated_at];
   if (capture === null) {
     await db.execute(SETTLE, settlement);
   } else if (db.dialect === 'postgres') {
     await db.execute(
-      `WITH settled AS (${SETTLE} RETURNING id)
-       INSERT INTO captures (call_id, organization_id, input, output, created_at) SELECT id, $13, $14, $15, $16 FROM settled`,
-      [...settlement, capture.organization_id, toJsonText(capture.input), capture.output === null ? null : toJsonText(capture.output), capture.created_at],
+      `WITH settled AS (${SETTLE} RETURNING id) ${INSERT_CAPTURE} SELECT id, $13, $14, $15, $16, $17, $18, $19, $20 FROM settled`,
+      [...settlement, ...captureValues(capture)],
     );
   } else {
-    await Promise.all([db.execute(SETTLE, settlement), insertCapture(db, capture)]);
+    await db.writeTogether([
+      { sql: SETTLE, bind: settlement },
+      { sql: `${INSERT_CAPTURE} VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, bind: [capture.call_id, ...captureValues(capture)] },
+    ]);
   }
 }
 
 export async function insertCapture(db: Executor, row: CaptureRow): Promise<void> {
-  await db.execute(
-    'INSERT INTO captures (call_id, organization_id, input, output, created_at) VALUES ($1, $2, $3, $4, $5)',
-    [row.call_id, row.organization_id, toJsonText(row.input), row.output === null ? null : toJsonText(row.output), row.created_at],
-  );
+  await db.execute(`${INSERT_CAPTURE} VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, [row.call_id, ...captureValues(row)]);
 }
 
 function callConditions(organizationId: string, filters: CallFilters): Condition[] {
@@ -138,17 +151,38 @@ export async function findCall(db: Executor, organizationId: string, id: string)
   return rows[0] ?? null;
 }
 
-export async function findCapture(db: Executor, organizationId: string, callId: string): Promise<CaptureRow | null> {
-  const [row] = await db.select<StoredCapture>('SELECT * FROM captures WHERE organization_id = $1 AND call_id = $2', [organizationId, callId]);
-  return row ? decodeCapture(row) : null;
+export async function findCapture(db: Executor, organizationId: string, callId: string): Promise<StoredCapture | null> {
+  const [row] = await db.select<StoredCapture>(`SELECT ${CAPTURE_COLUMNS} FROM captures WHERE organization_id = $1 AND call_id = $2`, [organizationId, callId]);
+  return row ?? null;
 }
 
-/** Captures page by call id (time-ordered like every id). */
-export async function pageCaptures(db: Executor, organizationId: string, { afterId, size }: PageQuery): Promise<CaptureRow[]> {
+/** A page of captures, newest first, and whether more follow it. */
+export interface CapturePage {
+  rows: StoredCapture[];
+  more: boolean;
+}
+
+/**
+ * Captures page by call id (time-ordered like every id), at most `size` of them and no more than `maxBytes` of
+ * stored text (the first capture of a page whatever its size). Which captures make the page is decided on the
+ * index alone (organization_id, call_id, size); only those rows' texts are read: a page never loads more than itself.
+ */
+export async function pageCaptures(db: Executor, organizationId: string, { afterId, size }: PageQuery, maxBytes: number): Promise<CapturePage> {
   const conditions: Condition[] = [['organization_id = ?', organizationId]];
   if (afterId !== undefined) conditions.push(['call_id < ?', afterId]);
   const { sql, bind } = whereClause(conditions);
-  return (await db.select<StoredCapture>(`SELECT * FROM captures${sql} ORDER BY call_id DESC LIMIT ${size + 1}`, bind)).map(decodeCapture);
+  const rows = await db.select<StoredCapture & { candidates: number }>(
+    `SELECT ${CAPTURE_COLUMNS.split(', ').map((name) => `c.${name}`).join(', ')}, page.candidates
+       FROM (SELECT call_id, ROW_NUMBER() OVER (ORDER BY call_id DESC) AS n, COUNT(*) OVER () AS candidates,
+                    SUM(size) OVER (ORDER BY call_id DESC ROWS UNBOUNDED PRECEDING) AS running
+               FROM (SELECT call_id, size FROM captures${sql} ORDER BY call_id DESC LIMIT ${size + 1}) recent) page
+       JOIN captures c ON c.call_id = page.call_id
+      WHERE page.n = 1 OR (page.n <= ${size} AND page.running <= $${bind.length + 1})
+      ORDER BY c.call_id DESC`,
+    [...bind, maxBytes],
+  );
+  const more = rows.length > 0 && Number(rows[0].candidates) > rows.length;
+  return { rows: rows.map(({ candidates: _candidates, ...row }) => row), more };
 }
 
 /** The newest call of a connection, for its detail view. */

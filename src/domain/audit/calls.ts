@@ -1,8 +1,9 @@
 import { findCall, findCapture, pageCalls, pageCaptures, selectCallsAfter, type CallFilters } from '../../db/repos/calls.js';
 import { GatewayError } from '../errors.js';
 import type { Gateway } from '../gateway.js';
-import { pageQuery, toPage } from '../paging.js';
-import { presentCall, presentCapture, type Call, type Capture } from './present.js';
+import { oneAtATime } from '../one-at-a-time.js';
+import { encodeCursor, pageQuery, toPage } from '../paging.js';
+import { captureJson, presentCall, type Call } from './present.js';
 
 export type { CallFilters } from '../../db/repos/calls.js';
 
@@ -35,18 +36,35 @@ export async function getCall(gateway: Pick<Gateway, 'db'>, organizationId: stri
   return presentCall(row);
 }
 
-/** A call's input and output; none exists for calls run under zero retention (or unknown calls). */
-export async function getCapture(gateway: Pick<Gateway, 'db'>, organizationId: string, callId: string): Promise<Capture> {
-  const row = await findCapture(gateway.db, organizationId, callId);
-  if (!row) throw new GatewayError('capture_not_found', `no capture of call ${callId}: the call is unknown or ran with zero retention`);
-  return presentCapture(row);
+/**
+ * Reads of captures, the largest records there are, run one at a time per organization in each process, each
+ * followed by a rest nine times as long as it took: an organization reading them as fast as it can holds at
+ * most a tenth of a process's time, beside every other organization's requests. Internal safety, not a limit.
+ */
+const CAPTURE_READ_REST = 9;
+const captureReads = oneAtATime<string>(CAPTURE_READ_REST);
+
+/**
+ * A call's input and output, as the JSON text of the Capture record; none exists for calls run under zero
+ * retention (or unknown calls).
+ */
+export function getCapture(gateway: Pick<Gateway, 'db'>, organizationId: string, callId: string): Promise<string> {
+  return captureReads(organizationId, async () => {
+    const row = await findCapture(gateway.db, organizationId, callId);
+    if (!row) throw new GatewayError('capture_not_found', `no capture of call ${callId}: the call is unknown or ran with zero retention`);
+    return captureJson(row);
+  });
 }
 
-export async function listCaptures(
-  gateway: Pick<Gateway, 'db'>,
-  organizationId: string,
-  cursor?: string,
-): Promise<{ captures: Capture[]; next_cursor: string | null }> {
-  const page = toPage(await pageCaptures(gateway.db, organizationId, pageQuery(cursor)), (row) => row.call_id);
-  return { captures: page.items.map(presentCapture), next_cursor: page.next_cursor };
+/**
+ * GET /v1/captures, as the JSON text of the CaptureList record: newest first, 50 a page and no more than
+ * limits.max_page_bytes of captured text (at least one capture).
+ */
+export function listCaptures(gateway: Pick<Gateway, 'config' | 'db'>, organizationId: string, cursor?: string): Promise<string> {
+  const page = pageQuery(cursor);
+  return captureReads(organizationId, async () => {
+    const { rows, more } = await pageCaptures(gateway.db, organizationId, page, gateway.config.limits.max_page_bytes);
+    const next = more ? encodeCursor(rows[rows.length - 1].call_id) : null;
+    return `{"captures":[${rows.map(captureJson).join(',')}],"next_cursor":${JSON.stringify(next)}}`;
+  });
 }

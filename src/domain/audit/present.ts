@@ -1,4 +1,4 @@
-import type { CallRow, CaptureRow } from '../../db/repos/calls.js';
+import type { CallRow, StoredCapture } from '../../db/repos/calls.js';
 import { microsToUsd } from '../run/request.js';
 import { isoTime } from '../time.js';
 
@@ -23,12 +23,20 @@ export interface Call {
   updated_at: string;
 }
 
+/**
+ * The Capture record: a call's input and output as stored, each whole or, when its JSON text was longer than
+ * limits.max_capture_bytes, a JSON string holding the start of that text (the side is named in `truncated`).
+ */
 export interface Capture {
   call_id: string;
   input: unknown;
   /** Null when the call has no provider answer (miss, fault). */
   output: unknown;
   created_at: string;
+  /** The size of each side's whole JSON text in bytes, before any cut. */
+  input_bytes: number;
+  output_bytes: number | null;
+  truncated: Array<'input' | 'output'>;
 }
 
 const orNull = (value: number | null) => (value === null ? null : Number(value));
@@ -54,11 +62,14 @@ export function presentCall(row: CallRow): Call {
   };
 }
 
-export function presentCapture(row: CaptureRow): Capture {
-  return {
-    call_id: row.call_id,
-    input: row.input,
-    output: row.output,
-    created_at: isoTime(row.created_at),
-  };
+/**
+ * The Capture record's JSON text, its input, output and `truncated` spliced in as stored: a capture is never
+ * parsed and written again on its way out, so reading one costs copying its bytes, whatever they hold.
+ */
+export function captureJson(row: StoredCapture): string {
+  const outputBytes = row.output_bytes === null ? 'null' : String(Number(row.output_bytes));
+  return (
+    `{"call_id":${JSON.stringify(row.call_id)},"input":${row.input},"output":${row.output ?? 'null'},` +
+    `"created_at":"${isoTime(row.created_at)}","input_bytes":${Number(row.input_bytes)},"output_bytes":${outputBytes},"truncated":${row.truncated}}`
+  );
 }

@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { invalidInput, type GatewayError, type InvalidParam } from '../errors.js';
-import { findIllFormedValue } from '../json-values.js';
+import { inspectJson } from '../json-values.js';
 import { pathFieldProblems } from '../../providers/templates.js';
 import type { JsonSchema, Task } from './types.js';
 
@@ -143,14 +143,11 @@ export function checkTaskInput(task: Task, input: unknown): void {
 }
 
 /**
- * The run's own copy of a caller's input, checked and with declared defaults filled in. A string holding
- * NUL or a lone surrogate, or nesting deeper than the JSON limit, is refused first, before the copy is
- * made (copying is what a ten-thousand-deep value breaks) and before anything is written or sent.
+ * A caller's task input checked in one walk before anything else reads it: no string (a value or a member
+ * name) holding NUL or a lone surrogate, nothing nested deeper than the JSON limit, at most `maxNodes` values
+ * (limits.max_input_nodes). Refused with 400 invalid_input naming the field, before anything is written or sent.
  */
-export function checkedTaskInput(task: Task, input: Record<string, unknown>): Record<string, unknown> {
-  const illFormed = findIllFormedValue(input);
-  if (illFormed) throw inputRefused(task, [{ name: fieldName(illFormed.path), reason: illFormed.reason }]);
-  const copy = structuredClone(input);
-  checkTaskInput(task, copy);
-  return copy;
+export function checkInputShape(task: Task, input: unknown, maxNodes: number): void {
+  const problem = inspectJson(input, { maxNodes });
+  if (problem) throw inputRefused(task, [{ name: fieldName(problem.path), reason: problem.reason }]);
 }

@@ -14,6 +14,7 @@ import {
 } from '../../db/repos/connections.js';
 import { grantsOfConnection, insertGrant, revokeGrantsOfConnection, updateActiveGrantScopes } from '../../db/repos/grants.js';
 import type { Caller } from '../callers.js';
+import type { Provider } from '../catalog/types.js';
 import { GatewayError, invalidInput } from '../errors.js';
 import type { Gateway } from '../gateway.js';
 import { newId } from '../ids.js';
@@ -60,11 +61,27 @@ function provided(gateway: Pick<Gateway, 'catalog'>, slug: string) {
   return provider;
 }
 
-function storedCredential(auth: 'api_key' | 'oauth2', credential: NewConnection['credential']): StoredCredential {
-  if (auth === 'api_key') {
+/** What a header value may carry (RFC 9110 field-value): tab, visible ASCII, space, and the Latin-1 bytes 0x80-0xFF. */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/**
+ * A secret the provider takes in a header must be sendable there: a control character or a character beyond
+ * Latin-1 is the caller's mistake (400 naming the field), not the provider being down.
+ */
+function checkSendable(secret: string, inHeader: boolean, field: string): void {
+  if (inHeader && !HEADER_VALUE.test(secret)) {
+    throw invalidInput(`${field} cannot be sent in an HTTP header: it holds a control character or one beyond Latin-1`, [
+      { name: field, reason: 'must hold only tab, printable ASCII and Latin-1 characters' },
+    ]);
+  }
+}
+
+function storedCredential(provider: Provider, credential: NewConnection['credential']): StoredCredential {
+  if (provider.auth.type === 'api_key') {
     if (typeof credential !== 'string') {
       throw invalidInput('this provider takes an API key: send credential as a string', [{ name: 'credential', reason: 'must be a string' }]);
     }
+    checkSendable(credential, !provider.auth.query, 'credential');
     return { type: 'api_key', secret: credential };
   }
   if (typeof credential === 'string') {
@@ -72,6 +89,7 @@ function storedCredential(auth: 'api_key' | 'oauth2', credential: NewConnection[
       { name: 'credential', reason: 'must be an object' },
     ]);
   }
+  checkSendable(credential.access_token, true, 'credential.access_token');
   return {
     type: 'oauth2',
     access_token: credential.access_token,
@@ -93,7 +111,7 @@ export async function createConnection(
 ): Promise<Connection> {
   const provider = provided(gateway, body.provider);
   const principal = actingPrincipal(caller, body.principal);
-  const credential = storedCredential(provider.auth.type as 'api_key' | 'oauth2', body.credential);
+  const credential = storedCredential(provider, body.credential);
   const account = await probeCredential(provider, secretOf(credential), gateway.config.upstream.timeout_ms);
   const scopes = credential.type === 'oauth2' ? credential.scopes ?? (provider.auth.type === 'oauth2' ? provider.auth.scopes : []) : [];
   return saveConsentedConnection(gateway, {

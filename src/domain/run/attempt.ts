@@ -9,7 +9,8 @@ import type { Plan } from './credentials.js';
 
 /** How one route's try ended. */
 export type Attempt =
-  | { kind: 'hit'; output: unknown; status: number; secrets: string[] }
+  /** `json`: the output's JSON bytes as the provider sent them, when it came as JSON. */
+  | { kind: 'hit'; output: unknown; json?: Buffer; status: number; secrets: string[] }
   /**
    * `reason` names the route's provider and what failed ("frankfurter: connect refused", "newsapi: HTTP 503");
    * `next`: the fault may be worked around on another route (network, timeout, oversized answer, 5xx, 429).
@@ -52,8 +53,8 @@ export async function attempt(gateway: Pick<Gateway, 'config' | 'db' | 'keyring'
   const secrets = secret === undefined ? [] : [secret];
   let request;
   try {
-    const { timeout_ms: timeoutMs, max_response_bytes: maxResponseBytes } = gateway.config.upstream;
-    request = buildTaskRequest(plan.provider!, plan.task.request!, plan.input, secret, { timeoutMs, maxResponseBytes });
+    const { timeout_ms: timeoutMs, max_response_bytes: maxResponseBytes, max_response_nodes: maxResponseValues } = gateway.config.upstream;
+    request = buildTaskRequest(plan.provider!, plan.task.request!, plan.input, secret, { timeoutMs, maxResponseBytes, maxResponseValues });
   } catch (err) {
     if (err instanceof RequestOutsideProvider) return { kind: 'fault', reason: err.message, status: null, next: true, secrets };
     if (err instanceof InputRefused) return { kind: 'answered', error: invalidInput(err.message, err.problems), secrets };
@@ -68,9 +69,8 @@ export async function attempt(gateway: Pick<Gateway, 'config' | 'db' | 'keyring'
     if (err instanceof UpstreamUnreachable) return { kind: 'fault', reason: `${slug}: ${err.message}`, status: null, next: true, secrets };
     throw err;
   }
-  const { status, body } = answer;
-  if (status >= 200 && status < 300) return { kind: 'hit', output: body, status, secrets };
-  if (status === 404 && plan.task.not_found === 'empty') return { kind: 'hit', output: body, status, secrets };
+  const { status, body, json } = answer;
+  if ((status >= 200 && status < 300) || (status === 404 && plan.task.not_found === 'empty')) return { kind: 'hit', output: body, json, status, secrets };
   if ((status === 401 || status === 403) && plan.customer) return { kind: 'refused', status, secrets };
   return { kind: 'fault', reason: `${slug}: HTTP ${status}`, status, next: status >= 500 || status === 429, secrets };
 }

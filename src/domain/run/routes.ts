@@ -12,14 +12,29 @@ export interface Route {
   input: Record<string, unknown>;
 }
 
-function zeroRetention(route: Route): boolean {
-  return route.task.kind === 'utility' || route.provider?.zero_retention === true;
+/** Whether the routing headers leave a task: `svc-only`, `svc-max-cost`, `svc-zero-retention: true`. */
+function leftByHeaders(gateway: Pick<Gateway, 'catalog'>, task: Task, request: RunRequest): boolean {
+  const only = slugList(request.only);
+  if (only && !only.includes(task.provider)) return false;
+  if (request.maxCost !== undefined && task.price_micros > usdToMicros(request.maxCost)) return false;
+  if (request.zeroRetention && task.kind !== 'utility' && gateway.catalog.providers.get(task.provider)?.zero_retention !== true) return false;
+  return true;
 }
 
-/** A route whose schema rejects the input cannot do this job; its defaults are filled on a copy. */
-function alternative(gateway: Pick<Gateway, 'catalog'>, task: Task, input: Record<string, unknown>): Route | null {
-  const own = structuredClone(input);
-  return taskInputProblems(task, own).length ? null : { task, provider: gateway.catalog.providers.get(task.provider), input: own };
+/**
+ * The other tasks that may do the requested task's job, as the routing headers leave them, each with its own
+ * copy of the input (taken before the requested task's defaults are filled in, so each route fills its
+ * own): the active tasks of the same capability and kind, in catalog order. Account tasks have none: another
+ * provider would be another account. No input is checked here; only these routes' inputs will be.
+ */
+export function alternativeRoutes(gateway: Pick<Gateway, 'catalog'>, task: Task, input: Record<string, unknown>, request: RunRequest): Route[] {
+  if (task.kind === 'account') return [];
+  const routes: Route[] = [];
+  for (const other of gateway.catalog.tasksForCapability(task.capability)) {
+    if (other === task || other.status !== 'active' || other.kind !== task.kind || !leftByHeaders(gateway, other, request)) continue;
+    routes.push({ task: other, provider: gateway.catalog.providers.get(other.provider), input: structuredClone(input) });
+  }
+  return routes;
 }
 
 async function sortKey(gateway: Pick<Gateway, 'db'>, route: Route, sort: NonNullable<RunRequest['sort']>): Promise<number> {
@@ -31,34 +46,14 @@ async function sortKey(gateway: Pick<Gateway, 'db'>, route: Route, sort: NonNull
 }
 
 /**
- * The routes to try, in order (docs/run.md, the OpenRouter convention): the requested task, then
- * the other active tasks of its capability that accept the input. Account tasks have only themselves:
- * another provider would be another account. `svc-only` keeps the named providers, `svc-max-cost` drops
- * routes priced above it, `svc-zero-retention: true` keeps zero-retention providers; `svc-sort` orders
- * by price, observed median latency or observed hit rate (stable, so ties keep the default order), and
- * `svc-order` puts the named providers first in its order.
+ * The routes to try, in order (docs/run.md, the OpenRouter convention): the requested task (its input already
+ * checked), when the routing headers leave it, then the alternatives whose schema accepts their copy of the
+ * input (with their own defaults); `svc-sort` orders by price, observed median latency or observed hit rate
+ * (stable, so ties keep the default order), and `svc-order` puts the named providers first in its order.
  */
-export async function chooseRoutes(
-  gateway: Pick<Gateway, 'db' | 'catalog'>,
-  task: Task,
-  input: Record<string, unknown>,
-  request: RunRequest,
-): Promise<Route[]> {
-  let routes: Route[] = [{ task, provider: gateway.catalog.providers.get(task.provider), input }];
-  if (task.kind !== 'account') {
-    for (const other of gateway.catalog.tasksForCapability(task.capability)) {
-      if (other === task || other.status !== 'active' || other.kind !== task.kind) continue;
-      const route = alternative(gateway, other, input);
-      if (route) routes.push(route);
-    }
-  }
-  const only = slugList(request.only);
-  if (only) routes = routes.filter((route) => only.includes(route.task.provider));
-  if (request.maxCost !== undefined) {
-    const ceiling = usdToMicros(request.maxCost);
-    routes = routes.filter((route) => route.task.price_micros <= ceiling);
-  }
-  if (request.zeroRetention) routes = routes.filter(zeroRetention);
+export async function chooseRoutes(gateway: Pick<Gateway, 'db' | 'catalog'>, requested: Route, alternatives: Route[], request: RunRequest): Promise<Route[]> {
+  let routes = leftByHeaders(gateway, requested.task, request) ? [requested] : [];
+  for (const route of alternatives) if (!taskInputProblems(route.task, route.input).length) routes.push(route);
   if (request.sort) {
     const keys = new Map<Route, number>();
     for (const route of routes) keys.set(route, await sortKey(gateway, route, request.sort));

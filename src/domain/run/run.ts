@@ -2,20 +2,21 @@ import { performance } from 'node:perf_hooks';
 import { insertCall, insertCapture, settleCallWithCapture, type CallRow, type CaptureRow } from '../../db/repos/calls.js';
 import { touchConnection } from '../../db/repos/connections.js';
 import type { Caller } from '../callers.js';
-import { checkedTaskInput } from '../catalog/input.js';
+import { captureSide } from '../audit/captured.js';
+import { checkInputShape, checkTaskInput } from '../catalog/input.js';
 import type { Task } from '../catalog/types.js';
 import { markNeedsReauth } from '../connections/connections.js';
 import { reconnectUrl } from '../connections/oauth.js';
 import { GatewayError, invalidInput } from '../errors.js';
 import type { Gateway } from '../gateway.js';
 import { newId } from '../ids.js';
-import { fingerprint, idempotent } from '../idempotency.js';
+import { canonicalJson, fingerprint, idempotent } from '../idempotency.js';
 import { recordPrincipalActivity } from '../principal-directory.js';
 import { actingPrincipal, isUserPrincipal } from '../principals.js';
 import { attempt } from './attempt.js';
 import { planRoutes, type Plan } from './credentials.js';
 import { microsToUsd, type RunRequest } from './request.js';
-import { chooseRoutes, type Route } from './routes.js';
+import { alternativeRoutes, chooseRoutes, type Route } from './routes.js';
 
 /** Exactly what the receipt carries (docs/run.md). */
 export interface Receipt {
@@ -34,6 +35,20 @@ export interface Run {
 
 export interface RunAnswer {
   run: Run;
+}
+
+/** The JSON bytes of a run's output, where the run has them already (received, or written for the capture). */
+const outputBytes = new WeakMap<Run, Buffer>();
+
+const OUTPUT_OPENING = Buffer.from('{"output":');
+
+/**
+ * The JSON of a run's answer, `{output, receipt}`, as bytes: the provider's answer goes out as it came, and
+ * any other output is written once per run, for the capture and the caller alike.
+ */
+export function runAnswerJson(run: Run): Buffer {
+  const output = outputBytes.get(run) ?? Buffer.from(JSON.stringify(run.output ?? null));
+  return Buffer.concat([OUTPUT_OPENING, output, Buffer.from(`,"receipt":${JSON.stringify(run.receipt)}}`)]);
 }
 
 /** What one run records about itself as it goes. */
@@ -80,29 +95,30 @@ function elapsed(ctx: CallContext): number {
   return Math.round(performance.now() - ctx.started);
 }
 
-/** A capture never holds a credential, even when a provider echoes one back in a text or a key. */
-function redacted(value: unknown, secrets: string[]): unknown {
-  // Longest first, so "Token <key>" goes whole before "<key>" alone.
-  const hidden = secrets.filter((secret) => secret.length >= 4).sort((a, b) => b.length - a.length);
-  if (!hidden.length) return value ?? null;
-  const inText = (text: string) => hidden.reduce((kept, secret) => kept.split(secret).join('[redacted]'), text);
-  const walk = (node: unknown): unknown => {
-    if (typeof node === 'string') return inText(node);
-    if (Array.isArray(node)) return node.map(walk);
-    if (node && typeof node === 'object') return Object.fromEntries(Object.entries(node).map(([key, item]) => [inText(key), walk(item)]));
-    return node;
-  };
-  return walk(value ?? null);
+/** An answer to capture: the value, and its JSON bytes. */
+interface Answered {
+  value: unknown;
+  json?: Buffer;
 }
 
-/** What a run keeps of its input and output, credentials redacted; null when it asked for zero retention. */
-function captureOf(ctx: CallContext, callId: string, output: unknown, secrets: string[], now: number): CaptureRow | null {
+/**
+ * What a run keeps of its input and output, credentials redacted, each side bounded by limits.max_capture_bytes;
+ * null when it asked for zero retention. Built whole before anything is written, so the settlement and the
+ * capture are written together or not at all.
+ */
+function captureOf(ctx: CallContext, callId: string, output: Answered | undefined, secrets: string[], now: number): CaptureRow | null {
   if (ctx.request.zeroRetention) return null;
+  const limit = ctx.gateway.config.limits.max_capture_bytes;
+  const input = captureSide(ctx.input, secrets, limit);
+  const answer = output === undefined ? undefined : captureSide(output.value ?? null, secrets, limit, output.json);
   return {
     call_id: callId,
     organization_id: ctx.caller.organization.id,
-    input: redacted(ctx.input, secrets),
-    output: output === undefined ? null : redacted(output, secrets),
+    input: input.text,
+    output: answer?.text ?? null,
+    input_bytes: input.bytes,
+    output_bytes: answer?.bytes ?? null,
+    truncated: JSON.stringify([...(input.truncated ? ['input'] : []), ...(answer?.truncated ? ['output'] : [])]),
     created_at: now,
   };
 }
@@ -148,7 +164,7 @@ async function settle(
   outcome: 'hit' | 'fault',
   status: number,
   errorCode: string | null,
-  output: unknown,
+  output: Answered | undefined,
   secrets: string[],
 ): Promise<number> {
   const now = Date.now();
@@ -204,8 +220,10 @@ async function perform(ctx: CallContext, routes: Route[], plans: Plan[]): Promis
     ctx.upstreamMs += performance.now() - attemptStarted;
     secrets = [...secrets, ...result.secrets];
     if (result.kind === 'hit') {
-      const latency = await settle(ctx, callId, plan, 'hit', result.status, null, result.output, secrets);
-      return {
+      // The answer's JSON: as the provider sent it, else written once, for the capture and the caller alike.
+      const json = result.json ?? Buffer.from(JSON.stringify(result.output ?? null));
+      const latency = await settle(ctx, callId, plan, 'hit', result.status, null, { value: result.output, json }, secrets);
+      const run: Run = {
         output: result.output,
         receipt: {
           call_id: callId,
@@ -216,6 +234,8 @@ async function perform(ctx: CallContext, routes: Route[], plans: Plan[]): Promis
           latency_ms: latency,
         },
       };
+      outputBytes.set(run, json);
+      return run;
     }
     if (result.kind === 'refused') {
       let extras: Record<string, unknown> = {};
@@ -254,38 +274,59 @@ function routeReport(routes: Route[], plans: Plan[], failures: Map<Task, string>
     .join('; ');
 }
 
-/**
- * POST /v1/tasks/{id}/run, after its rate limits (consumeRunLimits, applied by the caller to every run
- * request), checks in this order: catalog version pin, task exists and is active, input valid, principal
- * resolved, routes chosen, credentials resolved, idempotency, call recorded pending, upstream, call
- * settled, answer.
- */
-export async function runTask(gateway: Gateway, caller: Caller, request: RunRequest, started = performance.now()): Promise<RunAnswer> {
+/** The catalog version the caller pinned (`svc-version`) must be the one served. */
+function checkPinnedVersion(gateway: Pick<Gateway, 'catalog'>, request: RunRequest): void {
   if (request.version !== undefined && request.version !== gateway.catalog.version) {
     throw new GatewayError('catalog_version_mismatch', `this gateway serves catalog version ${gateway.catalog.version}, not ${request.version}`, {
       catalog_version: gateway.catalog.version,
     });
   }
+}
+
+/**
+ * What makes two runs the same request (docs/run.md, Idempotency): the task and its input as sent, and the
+ * principal with every run header that changes the run, the svc-credential only as a keyed MAC, so a repeat
+ * with another credential is another request and never receives the answer the first one got. `sentInput` is
+ * the input's canonical JSON as sent, taken before its defaults were filled in.
+ */
+function requestFingerprint(gateway: Pick<Gateway, 'keyring'>, request: RunRequest, principal: string, sentInput: string): string {
+  const { taskId, input: _filled, credential, idempotencyKey: _key, principal: _header, receiptPrincipal: _body, ...headers } = request;
+  return fingerprint({
+    body: { task: taskId, input: sentInput },
+    headers: { ...headers, principal, credential: credential === undefined ? null : gateway.keyring.sign(`svc-credential:${credential}`) },
+  });
+}
+
+/**
+ * POST /v1/tasks/{id}/run (and MCP run_task), after its rate limits (consumeRunLimits, applied by the caller
+ * to every run request). One step after another, each of which may answer the run:
+ *
+ * 1. the catalog version pin;
+ * 2. the task exists and is active;
+ * 3. the input: one walk (text, nesting, values), a copy for each alternative route the routing headers
+ *    leave, the task's own schema (defaults filled in);
+ * 4. the principal;
+ * 5. the routes (none: a recorded miss);
+ * 6. the credential of each route;
+ * 7. idempotency, then the call: recorded pending, tried upstream route by route, settled with its capture.
+ */
+export async function runTask(gateway: Gateway, caller: Caller, request: RunRequest, started = performance.now()): Promise<RunAnswer> {
+  checkPinnedVersion(gateway, request);
   const task = taskToRun(gateway, request);
-  const input = checkedTaskInput(task, request.input);
+  const { input } = request;
+  checkInputShape(task, input, gateway.config.limits.max_input_nodes);
+  const alternatives = alternativeRoutes(gateway, task, input, request);
+  const sentInput = request.idempotencyKey === undefined ? undefined : canonicalJson(input);
+  checkTaskInput(task, input);
   const principal = runPrincipal(caller, request, task);
   const ctx: CallContext = { gateway, caller, principal, request, input, started, upstreamMs: 0 };
-  const routes = await chooseRoutes(gateway, task, input, request);
+  const routes = await chooseRoutes(gateway, { task, provider: gateway.catalog.providers.get(task.provider), input }, alternatives, request);
   if (!routes.length) await recordMiss(ctx, task);
   const plans = await planRoutes(gateway, caller.organization.id, principal, task, routes, request);
   const work = () => perform(ctx, routes, plans);
   const run =
-    request.idempotencyKey === undefined
+    sentInput === undefined
       ? await work()
-      : await idempotent(gateway, caller.organization.id, request.idempotencyKey, fingerprint(requestFingerprint(gateway, request, principal)), work);
+      : await idempotent(gateway, caller.organization.id, request.idempotencyKey!, requestFingerprint(gateway, request, principal, sentInput), work);
   return { run };
-}
-
-/**
- * What makes two runs the same request: everything asked, the svc-credential only as a keyed MAC, so a
- * repeat with another credential is another request and never receives the answer the first one got.
- */
-function requestFingerprint(gateway: Pick<Gateway, 'keyring'>, request: RunRequest, principal: string) {
-  const { credential, idempotencyKey, principal: _header, receiptPrincipal: _body, ...asked } = request;
-  return { ...asked, principal, credential: credential === undefined ? null : gateway.keyring.sign(`svc-credential:${credential}`) };
 }

@@ -10,5 +10,6 @@ export const readCaptureRoute = (gateway: Gateway): ServerRoute => operation({
   method: 'GET',
   path: '/v1/calls/{id}/capture',
   options: { response: answers({ 200: records.capture }), plugins: { openapi: { errors: ['capture_not_found'] } }, validate: { params: fields.idParams() } },
-  handler: (request) => getCapture(gateway, callerOf(request).organization.id, request.params.id),
+  // The capture comes as JSON text: its values are sent as stored, never parsed on the way.
+  handler: async (request, h) => h.response(await getCapture(gateway, callerOf(request).organization.id, request.params.id)).type('application/json'),
 });

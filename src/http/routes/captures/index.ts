@@ -10,7 +10,8 @@ const listCapturesRoute = (gateway: Gateway): ServerRoute => operation({
   method: 'GET',
   path: '/v1/captures',
   options: { response: answers({ 200: records.captureList }), validate: { query: fields.pageQuery() } },
-  handler: (request) => listCaptures(gateway, callerOf(request).organization.id, request.query.cursor),
+  // The list comes as JSON text: captured values are sent as stored, never parsed on the way.
+  handler: async (request, h) => h.response(await listCaptures(gateway, callerOf(request).organization.id, request.query.cursor)).type('application/json'),
 });
 
 /** Captured inputs and outputs of calls: organization keys only. */

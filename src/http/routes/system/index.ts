@@ -3,10 +3,11 @@ import type { Gateway } from '../../../domain/gateway.js';
 import { health } from './health.js';
 import { me } from './me.js';
 import { openapi } from './openapi.js';
+import { problem } from './problem.js';
 
 export const systemRoutes: Plugin<Gateway> = {
   name: 'system',
   register(server, gateway) {
-    server.route([health(gateway), me(), openapi(gateway)]);
+    server.route([health(gateway), me(), openapi(gateway), problem()]);
   },
 };

@@ -3,7 +3,7 @@ import Joi from 'joi';
 import type { ErrorCode } from '../../../domain/errors.js';
 import type { Gateway } from '../../../domain/gateway.js';
 import { USD_DECIMAL, type RunRequest } from '../../../domain/run/request.js';
-import { runTask } from '../../../domain/run/run.js';
+import { runAnswerJson, runTask } from '../../../domain/run/run.js';
 import { callerOf } from '../../auth.js';
 import { namedRunPrincipal } from '../../rate-limits.js';
 import { fields } from '../../../domain/contracts/fields.js';
@@ -107,12 +107,13 @@ export const runTaskRoute = (gateway: Gateway): ServerRoute => operation({
   path: '/v1/tasks/{id}/run',
   options: {
     response: answers({ 200: records.run }),
-    plugins: { gateway: { userTokens: true }, rateLimit: { class: 'run', principal: namedRunPrincipal }, openapi: { errors: runErrors } },
+    plugins: { gateway: { userTokens: true }, rateLimit: { class: 'run', principal: namedRunPrincipal }, taskInputBody: true, openapi: { errors: runErrors } },
     validate: { params: fields.idParams(), headers: runHeaders, payload: runBody },
   },
-  async handler(request) {
+  async handler(request, h) {
     const { receipt_options: receiptOptions, ...input } = request.payload ?? {};
     const run = runRequest(request.params.id, input, request.headers, receiptOptions?.principal);
-    return (await runTask(gateway, callerOf(request), run)).run;
+    // Sent as JSON text: the provider's answer goes out as it came, never parsed and written again.
+    return h.response(runAnswerJson((await runTask(gateway, callerOf(request), run)).run)).type('application/json; charset=utf-8');
   },
 });

@@ -1,0 +1,59 @@
+import { expect } from 'chai';
+import { openDatabase, type Database } from '../../src/db/database.js';
+import { migrate } from '../../src/db/migrator.js';
+import { findCall, insertCall, insertCapture, settleCallWithCapture, type CallRow, type CaptureRow } from '../../src/db/repos/calls.js';
+import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
+
+const ORG = 'org_settlement';
+
+function pendingCall(id: string, now: number): CallRow {
+  return {
+    id, organization_id: ORG, task_id: 't.x', provider: 'p', principal: 'organization', token_id: null, connection_id: null,
+    identity: 'anonymous', outcome: 'pending', http_status: null, error_code: null, quoted_micros: 0, charged_micros: 0,
+    latency_ms: null, tag: null, created_at: now, updated_at: now,
+  };
+}
+
+function captureOf(callId: string, now: number): CaptureRow {
+  return { call_id: callId, organization_id: ORG, input: '{}', output: '{"ok":true}', input_bytes: 2, output_bytes: 11, truncated: '[]', created_at: now };
+}
+
+const settlement = (now: number) => ({
+  task_id: 't.x', provider: 'p', connection_id: null, identity: 'anonymous', outcome: 'hit' as const, http_status: 200,
+  error_code: null, quoted_micros: 0, charged_micros: 0, latency_ms: 5, updated_at: now,
+});
+
+/** A call's settlement and its capture commit together or not at all, beside other writes of the same moment. */
+for (const dialect of dialects) {
+  describe(`a call's settlement and capture [${dialect}]`, function () {
+    this.timeout(60000);
+    let database: TestDatabase;
+    let db: Database;
+
+    before(async () => {
+      database = await createTestDatabase(dialect);
+      db = await openDatabase(database.url);
+      await migrate(db);
+    });
+    after(async () => {
+      await db.close();
+      await database.drop();
+    });
+
+    it('leaves the call pending when its capture cannot be stored, while the writes beside it commit', async () => {
+      const now = Date.now();
+      await insertCall(db, pendingCall('call_a', now));
+      await insertCall(db, pendingCall('call_b', now));
+      // A capture already stored under call_a's id: storing call_a's capture again is refused by the database.
+      await insertCapture(db, captureOf('call_a', now));
+      const [refused, beside] = await Promise.allSettled([
+        settleCallWithCapture(db, 'call_a', settlement(now), captureOf('call_a', now)),
+        settleCallWithCapture(db, 'call_b', settlement(now), captureOf('call_b', now)),
+      ]);
+      expect(refused.status).to.equal('rejected');
+      expect(beside.status).to.equal('fulfilled');
+      expect((await findCall(db, ORG, 'call_a'))!.outcome).to.equal('pending');
+      expect((await findCall(db, ORG, 'call_b'))!.outcome).to.equal('hit');
+    });
+  });
+}
