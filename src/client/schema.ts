@@ -2366,6 +2366,8 @@ export interface components {
             organization: {
                 id: string;
                 name: string;
+                /** @description what hosted pages call the organization */
+                display_name: string;
             };
             /** @constant */
             kind: "api_key";
@@ -2532,6 +2534,8 @@ export interface components {
             organization: {
                 id: string;
                 name: string;
+                /** @description what hosted pages call the organization */
+                display_name: string;
             };
             /** @constant */
             kind: "user_token";

@@ -12,7 +12,7 @@ export const USER_TOKEN_PREFIX = 'gw_user_';
 /** Who is calling: an organization API key, or a principal-bound token. */
 export interface Caller {
   kind: 'api_key' | 'user_token';
-  organization: { id: string; name: string };
+  organization: { id: string; name: string; display_name: string };
   /** Id of the key or token that authenticated; calls and usage are filtered by it. */
   credentialId: string;
   /** Keys have a role; tokens act with the least one. */
@@ -46,7 +46,7 @@ export async function authenticate(gateway: Pick<Gateway, 'db'>, bearer: string,
       checkOrganization(key.organization, origin);
       return {
         kind: 'api_key',
-        organization: { id: key.organization.id, name: key.organization.name },
+        organization: { id: key.organization.id, name: key.organization.name, display_name: key.organization.display_name },
         credentialId: key.id,
         role: key.role,
         principal: null,
@@ -59,7 +59,7 @@ export async function authenticate(gateway: Pick<Gateway, 'db'>, bearer: string,
       checkOrganization(token.organization, origin);
       return {
         kind: 'user_token',
-        organization: { id: token.organization.id, name: token.organization.name },
+        organization: { id: token.organization.id, name: token.organization.name, display_name: token.organization.display_name },
         credentialId: token.id,
         role: null,
         principal: token.principal,

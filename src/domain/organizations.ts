@@ -14,6 +14,7 @@ import { isoTime } from './time.js';
 export interface Organization {
   id: string;
   name: string;
+  display_name: string;
   status: 'active' | 'suspended';
   trusted_origins: string[];
   created_at: string;
@@ -25,19 +26,31 @@ export function presentOrganization(row: OrganizationRow): Organization {
   return {
     id: row.id,
     name: row.name,
+    display_name: row.display_name,
     status: row.status,
     trusted_origins: row.trusted_origins,
     created_at: isoTime(row.created_at),
   };
 }
 
-export async function createOrganization(gateway: Pick<Gateway, 'db'>, name: string): Promise<Organization> {
+/** A display name is one line of 1-100 printable characters: hosted pages show it as written. */
+function checkDisplayName(displayName: string): string {
+  const trimmed = displayName.trim();
+  if (!trimmed || trimmed.length > 100 || /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(trimmed) || !trimmed.isWellFormed()) {
+    throw invalidInput('a display name must be 1-100 characters on one line, without control characters');
+  }
+  return trimmed;
+}
+
+export async function createOrganization(gateway: Pick<Gateway, 'db'>, name: string, displayName?: string): Promise<Organization> {
   if (!NAME.test(name)) throw invalidInput(`organization name "${name}" must be 1-100 letters, digits, dots, dashes or underscores`);
+  const display_name = displayName === undefined ? name : checkDisplayName(displayName);
   if (await findOrganizationByName(gateway.db, name)) throw invalidInput(`organization "${name}" already exists`);
   const now = Date.now();
   const row: OrganizationRow = {
     id: newId('org', now),
     name,
+    display_name,
     status: 'active',
     trusted_origins: [],
     redirect_uris: [],
@@ -73,6 +86,14 @@ export async function setOrganizationStatus(gateway: Pick<Gateway, 'db'>, name: 
   const org = await resolveOrganization(gateway, name);
   await updateOrganization(gateway.db, org.id, { status });
   return presentOrganization({ ...org, status });
+}
+
+/** `gateway orgs rename NAME --display-name TEXT`: what hosted pages call the organization from now on. */
+export async function renameOrganization(gateway: Pick<Gateway, 'db'>, name: string, displayName: string): Promise<Organization> {
+  const org = await resolveOrganization(gateway, name);
+  const display_name = checkDisplayName(displayName);
+  await updateOrganization(gateway.db, org.id, { display_name });
+  return presentOrganization({ ...org, display_name });
 }
 
 /** An origin is scheme://host[:port] with nothing after it, the form browsers send. */

@@ -124,7 +124,7 @@ const providerSummary = record('ProviderSummary', {
   task_count: Joi.number().integer(),
 });
 
-const organization = Joi.object({ id: text(), name: text() }).options({ presence: 'required' });
+const organization = Joi.object({ id: text(), name: text(), display_name: text().description('what hosted pages call the organization') }).options({ presence: 'required' });
 
 const matchedWords = () => list(text()).description("the job's words the task matched");
 

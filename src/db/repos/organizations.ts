@@ -4,6 +4,8 @@ import type { Executor } from '../database.js';
 export interface OrganizationRow {
   id: string;
   name: string;
+  /** What hosted pages show ("Acme"); the name is the slug commands and keys use. */
+  display_name: string;
   status: 'active' | 'suspended';
   /** Origins allowed to call with an Origin header. */
   trusted_origins: string[];
@@ -13,7 +15,7 @@ export interface OrganizationRow {
   updated_at: number;
 }
 
-const COLUMNS = 'id, name, status, trusted_origins, redirect_uris, created_at, updated_at';
+const COLUMNS = 'id, name, display_name, status, trusted_origins, redirect_uris, created_at, updated_at';
 
 /** The lists are JSON text at rest. */
 type StoredOrganization = Omit<OrganizationRow, 'trusted_origins' | 'redirect_uris'> & { trusted_origins: string; redirect_uris: string };
@@ -28,9 +30,10 @@ const decode = (stored: StoredOrganization): OrganizationRow => ({
 export const decodeTrustedOrigins = (text: string): string[] => fromJsonText(text);
 
 export async function insertOrganization(db: Executor, row: OrganizationRow): Promise<void> {
-  await db.execute(`INSERT INTO organizations (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
+  await db.execute(`INSERT INTO organizations (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [
     row.id,
     row.name,
+    row.display_name,
     row.status,
     toJsonText(row.trusted_origins),
     toJsonText(row.redirect_uris),
@@ -61,13 +64,13 @@ export async function countOrganizations(db: Executor): Promise<number> {
 export async function updateOrganization(
   db: Executor,
   id: string,
-  changes: Partial<Pick<OrganizationRow, 'status' | 'trusted_origins' | 'redirect_uris'>>,
+  changes: Partial<Pick<OrganizationRow, 'status' | 'display_name' | 'trusted_origins' | 'redirect_uris'>>,
 ): Promise<void> {
   const columns = Object.keys(changes) as Array<keyof typeof changes>;
   const assignments = columns.map((column, i) => `${column} = $${i + 3}`);
   await db.execute(`UPDATE organizations SET ${['updated_at = $2', ...assignments].join(', ')} WHERE id = $1`, [
     id,
     Date.now(),
-    ...columns.map((column) => (column === 'status' ? changes.status : toJsonText(changes[column]))),
+    ...columns.map((column) => (column === 'status' || column === 'display_name' ? changes[column] : toJsonText(changes[column]))),
   ]);
 }

@@ -120,7 +120,7 @@ export async function connectionsPageData(gateway: Pick<Gateway, 'db' | 'catalog
     if (!page.next_cursor) break;
     after = page.items[page.items.length - 1].id;
   }
-  return { organizationName: organization.name, connections: connections.map((c) => withProviderName(gateway, c)) };
+  return { organizationName: organization.display_name, connections: connections.map((c) => withProviderName(gateway, c)) };
 }
 
 /** Revoke from the page: the same revocation as DELETE /v1/connections/{id}, limited to the link's principal. */

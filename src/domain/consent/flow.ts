@@ -65,7 +65,7 @@ async function viewOf(gateway: Pick<Gateway, 'db' | 'catalog'>, session: Connect
   if (!organization || organization.status !== 'active') throw linkProblem(UNAVAILABLE);
   return {
     session,
-    organizationName: organization.name,
+    organizationName: organization.display_name,
     provider: oauthProvider(gateway, session.provider),
     scopes: session.scopes,
   };
