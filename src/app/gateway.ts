@@ -1,11 +1,11 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { destination, pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
 import type { Config } from '../config/schema.js';
-import { ensurePrivateDirectory, openDatabase } from '../db/database.js';
+import { ensurePrivateDirectory, openDatabase, type Database } from '../db/database.js';
+import { schemaState } from '../db/inspect.js';
 import { migrate } from '../db/migrator.js';
-import { loadCatalog } from '../domain/catalog/load.js';
 import type { Gateway } from '../domain/gateway.js';
 import { createKeyring } from '../domain/secrets.js';
 
@@ -15,7 +15,8 @@ export { migrate, migrationStatus } from '../db/migrator.js';
 /**
  * The composition root: how `gateway serve`, the admin commands and the tests put a Gateway together from a
  * config (the data directory, the master secret, the logger, the catalog, the database). Nothing below
- * src/app opens files or connections of its own accord.
+ * src/app opens files or connections of its own accord. The logger, the catalog and the database drivers
+ * are loaded here when a gateway needs them, so a command pays only for what it uses.
  */
 
 /** GATEWAY_SECRET_KEY when set, else a key generated once into the data directory (mode 0600). */
@@ -30,7 +31,8 @@ export function masterSecret(config: Config): string {
   return secret;
 }
 
-export function createLogger(config: Config): Logger {
+async function createLogger(config: Config): Promise<Logger> {
+  const { destination, pino } = await import('pino');
   return pino(
     {
       level: config.log.level,
@@ -43,15 +45,26 @@ export function createLogger(config: Config): Logger {
 }
 
 /** A Gateway on the configured database, as it is: schema not touched. */
-export async function openGateway(config: Config, log: Logger = createLogger(config)): Promise<Gateway> {
+export async function openGateway(config: Config, log?: Logger): Promise<Gateway> {
   ensurePrivateDirectory(config.data_dir);
   const keyring = createKeyring(masterSecret(config));
+  const { loadCatalog } = await import('../domain/catalog/load.js');
   const catalog = loadCatalog(config);
   const db = await openDatabase(config.database.url);
-  return { config, db, keyring, catalog, log };
+  return { config, db, keyring, catalog, log: log ?? (await createLogger(config)) };
 }
 
-/** A Gateway whose database schema is brought up to date first, as every command that acts on data wants it. */
+/**
+ * The configured database alone, for `migrate`, which sets an installation up as `serve` would: the data
+ * directory, the master secret and the database are created when missing.
+ */
+export async function openConfiguredDatabase(config: Config): Promise<Database> {
+  ensurePrivateDirectory(config.data_dir);
+  masterSecret(config);
+  return openDatabase(config.database.url);
+}
+
+/** A Gateway whose database schema is brought up to date first. */
 export async function openMigratedGateway(config: Config, log?: Logger): Promise<Gateway> {
   const gateway = await openGateway(config, log);
   try {
@@ -61,4 +74,32 @@ export async function openMigratedGateway(config: Config, log?: Logger): Promise
     throw error;
   }
   return gateway;
+}
+
+/**
+ * A Gateway for an admin command: its organizations, keys, tokens, webhooks and calls, nothing more. Its
+ * logger is silent, and the task catalog is not loaded (none of that work reads it), so the command pays
+ * neither for YAML nor for compiling input schemas; reaching for it is a programming error.
+ */
+export async function openAdminGateway(config: Config): Promise<Gateway> {
+  ensurePrivateDirectory(config.data_dir);
+  const keyring = createKeyring(masterSecret(config));
+  const db = await openDatabase(config.database.url);
+  try {
+    // Applying migrations loads umzug and Sequelize; a database already current is only read.
+    if ((await schemaState(db)).pending.length) await migrate(db);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  const { pino } = await import('pino');
+  return {
+    config,
+    db,
+    keyring,
+    log: pino({ level: 'silent' }),
+    get catalog(): never {
+      throw new Error('an admin command opened the gateway without its catalog');
+    },
+  };
 }

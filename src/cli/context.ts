@@ -1,22 +1,19 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
-import { openMigratedGateway } from '../app/gateway.js';
+import { openAdminGateway } from '../app/gateway.js';
 import type { Gateway } from '../domain/gateway.js';
 import { presentOrganization, resolveOrganization, type Organization } from '../domain/organizations.js';
+import { invocationOf } from './invocation.js';
 
-export interface CommonOptions {
-  json?: boolean;
-  org?: string;
-}
+import type { CommonOptions } from './options.js';
 
-/** The --org option every organization-scoped admin command takes. */
-export const orgOption = () => new Option('--org <name>', 'organization (optional when only one exists)');
+export type { CommonOptions } from './options.js';
 
-/** The root program's --config, readable from any subcommand. */
+/** The root program's --config over the invocation's environment, readable from any subcommand. */
 export function configFor(command: Command, overrides?: Record<string, unknown>): Config {
   const root = command.optsWithGlobals() as { config?: string };
-  return loadConfig({ file: root.config, overrides });
+  return loadConfig({ file: root.config, env: invocationOf(command).env, overrides });
 }
 
 /**
@@ -24,8 +21,7 @@ export function configFor(command: Command, overrides?: Record<string, unknown>)
  * so a fresh install works without a separate migrate step.
  */
 export async function withGateway<T>(command: Command, work: (gateway: Gateway) => Promise<T>): Promise<T> {
-  const gateway = await openMigratedGateway(configFor(command));
-  gateway.log.level = 'silent';
+  const gateway = await openAdminGateway(configFor(command));
   try {
     return await work(gateway);
   } finally {

@@ -1,15 +1,16 @@
+import type { Command } from 'commander';
+import { invocationOf } from './invocation.js';
+
+/** Writes one line (or lines) of a command's answer to its stdout. */
+export function say(command: Command, text: string): void {
+  invocationOf(command).stdout.write(`${text}\n`);
+}
+
 /** Prints one JSON document, or a table of rows with aligned columns. */
-export function print(json: boolean, value: unknown, table?: () => object[] | string): void {
-  if (json || !table) {
-    process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
-    return;
-  }
+export function print(command: Command, json: boolean, value: unknown, table?: () => object[] | string): void {
+  if (json || !table) return say(command, JSON.stringify(value, null, 2));
   const rows = table();
-  if (typeof rows === 'string') {
-    process.stdout.write(`${rows}\n`);
-    return;
-  }
-  process.stdout.write(`${formatTable(rows)}\n`);
+  say(command, typeof rows === 'string' ? rows : formatTable(rows));
 }
 
 export function formatTable(objects: object[]): string {

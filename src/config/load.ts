@@ -1,21 +1,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import YAML from 'yaml';
+import { createRequire } from 'node:module';
+import type YAML from 'yaml';
+import { ConfigError } from './errors.js';
+import { packageRoot } from './package-root.js';
 import { configSchema, type Config } from './schema.js';
 
-/** A configuration problem; the CLI prints its message as one line and exits 2. */
-export class ConfigError extends Error {
-  constructor(
-    message: string,
-    /** The path of the invalid key, when the problem is one key's value. */
-    readonly key?: string[],
-  ) {
-    super(message);
-  }
-}
-
-export const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export { ConfigError } from './errors.js';
+export { packageRoot } from './package-root.js';
 
 const shortEnvForms: Record<string, string[]> = {
   GATEWAY_DATABASE_URL: ['database', 'url'],
@@ -49,6 +41,11 @@ function setPath(tree: Tree, keys: string[], value: unknown): void {
   node[keys[keys.length - 1]] = value;
 }
 
+/** The YAML parser loads only for a YAML config file (synchronously: configs are read before anything else). */
+function parseYaml(text: string): unknown {
+  return (createRequire(import.meta.url)('yaml') as typeof YAML).parse(text);
+}
+
 export function readConfigFile(file: string): Tree {
   let text: string;
   try {
@@ -58,7 +55,7 @@ export function readConfigFile(file: string): Tree {
   }
   let parsed: unknown;
   try {
-    parsed = /\.ya?ml$/i.test(file) ? YAML.parse(text) : JSON.parse(text);
+    parsed = /\.ya?ml$/i.test(file) ? parseYaml(text) : JSON.parse(text);
   } catch (err) {
     throw new ConfigError(`config file ${file} is not valid ${/\.ya?ml$/i.test(file) ? 'YAML' : 'JSON'}: ${(err as Error).message.split('\n')[0]}`);
   }

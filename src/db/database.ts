@@ -1,13 +1,9 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
-import { QueryTypes, Sequelize, Transaction as SequelizeTransaction } from 'sequelize';
-import { openPostgresDirect, openSqliteDirect, type DirectDriver, type DirectStatements, type Statement } from './direct.js';
+import type { Sequelize, Transaction as SequelizeTransaction } from 'sequelize';
+import { loadPg, loadSqlite, openPostgresDirect, openSqliteDirect, type DirectDriver, type DirectStatements, type Statement } from './direct.js';
 
 export type { Statement } from './direct.js';
-
-// BIGINT columns hold epoch milliseconds and micro-dollars, both far inside Number's safe range.
-pg.types.setTypeParser(20, (value: string) => Number(value));
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -30,8 +26,11 @@ export interface Transaction extends Executor {
 
 export interface Database extends Executor {
   url: string;
-  /** Sequelize describes the schema and migrates it (src/db/migrations); statements go through the executor. */
-  sequelize: Sequelize;
+  /**
+   * Sequelize describes the schema and migrates it (src/db/migrations); statements go through the executor.
+   * It is loaded and connected on first use, so work that only runs statements never pays for it.
+   */
+  sequelize(): Promise<Sequelize>;
   /**
    * A write answering rows, for data whose loss in a Postgres crash is harmless (rate-limit counters)
    * or made durable by a later ordinary commit (a pending call, settled before the run answers: flushing
@@ -109,40 +108,58 @@ function prepareSqliteFiles(storage: string): void {
   }
 }
 
-export async function openDatabase(url: string): Promise<Database> {
-  const dialect: Dialect = url.startsWith('sqlite:') ? 'sqlite' : 'postgres';
-  let sequelize: Sequelize;
-  if (dialect === 'sqlite') {
-    const storage = sqliteStoragePath(url);
-    if (storage !== ':memory:') {
-      try {
-        prepareSqliteFiles(storage);
-      } catch (err) {
-        throw new DatabaseUnavailable(`cannot create or open the SQLite database file ${storage} (${(err as NodeJS.ErrnoException).code})`);
-      }
-    }
-    sequelize = new Sequelize({ dialect: 'sqlite', storage, logging: false, transactionType: SequelizeTransaction.TYPES.IMMEDIATE });
-    tuneSqliteConnections(sequelize);
-  } else {
-    sequelize = new Sequelize(url, { dialect: 'postgres', logging: false, pool: { max: 5, min: 0, idle: 10000 } });
+export interface OpenOptions {
+  /**
+   * Whether a SQLite file (and its directory) may be created. Only the commands that set a database up
+   * (`migrate`, `serve`) create one; every other opens an existing file or fails.
+   */
+  create?: boolean;
+}
+
+async function createSequelize(url: string, dialect: Dialect, storage: string | undefined): Promise<Sequelize> {
+  const { Sequelize, Transaction } = await import('sequelize');
+  if (dialect === 'postgres') {
+    await loadPg();
+    return new Sequelize(url, { dialect: 'postgres', logging: false, pool: { max: 5, min: 0, idle: 10000 } });
   }
+  const sequelize = new Sequelize({ dialect: 'sqlite', storage, logging: false, transactionType: Transaction.TYPES.IMMEDIATE });
+  tuneSqliteConnections(sequelize);
+  return sequelize;
+}
+
+export async function openDatabase(url: string, { create = true }: OpenOptions = {}): Promise<Database> {
+  const dialect: Dialect = url.startsWith('sqlite:') ? 'sqlite' : 'postgres';
+  const storage = dialect === 'sqlite' ? sqliteStoragePath(url) : undefined;
+  // An in-memory SQLite database exists once per connection, so it keeps to Sequelize's single one.
+  const inMemory = storage === ':memory:';
+  if (storage && !inMemory) {
+    if (!create && !existsSync(storage)) throw new DatabaseUnavailable(`no SQLite database at ${storage}`, 'missing');
+    try {
+      if (create) prepareSqliteFiles(storage);
+    } catch (err) {
+      throw new DatabaseUnavailable(`cannot create or open the SQLite database file ${storage} (${(err as NodeJS.ErrnoException).code})`);
+    }
+  }
+  let connected: Promise<Sequelize> | undefined;
+  const sequelize = () => (connected ??= createSequelize(url, dialect, storage));
   let direct: DirectDriver | undefined;
   let relaxed: DirectDriver | undefined;
 
-  // Where statements run is decided here, once: on the prepared driver statements, except for an in-memory
-  // SQLite database, which exists once per connection and so keeps to Sequelize's single one.
+  // Where statements run is decided here, once: on the prepared driver statements, except in memory.
   const viaSequelize = (transaction?: SequelizeTransaction): Executor => ({
     dialect,
     async select<T>(sql: string, bind: unknown[] = []) {
+      const { QueryTypes } = await import('sequelize');
       // Sequelize's SQLite driver runs text starting with INSERT or UPDATE through run(), which drops
       // RETURNING rows; a leading comment keeps such statements on all(), which returns them.
       const text = dialect === 'sqlite' ? `/* rows */ ${sql}` : sql;
-      return sequelize.query(text, { bind, type: QueryTypes.SELECT, transaction }) as Promise<T[]>;
+      return (await sequelize()).query(text, { bind, type: QueryTypes.SELECT, transaction }) as Promise<T[]>;
     },
     async execute(sql: string, bind: unknown[] = []) {
+      const { QueryTypes } = await import('sequelize');
       // The BULKDELETE query type is the one whose answer is the affected row count on both drivers,
       // whatever the statement text; raw queries lose it for INSERT on Postgres and always on SQLite.
-      return Number(await sequelize.query(sql, { bind, transaction, type: QueryTypes.BULKDELETE }));
+      return Number(await (await sequelize()).query(sql, { bind, transaction, type: QueryTypes.BULKDELETE }));
     },
   });
   const viaDriver = (statements: DirectStatements): Executor => ({
@@ -161,9 +178,9 @@ export async function openDatabase(url: string): Promise<Database> {
     execute: (sql, bind) => autocommit.execute(sql, bind),
     selectRelaxed: (sql, bind = []) => (relaxed ? relaxed.all(sql, bind) : database.select(sql, bind)),
     executeRelaxed: (sql, bind = []) => (relaxed ? relaxed.run(sql, bind) : database.execute(sql, bind)),
-    transaction(work) {
+    async transaction(work) {
       if (direct) return direct.transaction((statements) => work(inTransaction(viaDriver(statements))));
-      return sequelize.transaction((t) => work(inTransaction(viaSequelize(t))));
+      return (await sequelize()).transaction((t) => work(inTransaction(viaSequelize(t))));
     },
     writeTogether<T>(statements: Statement[]) {
       if (direct) return direct.writeTogether<T>(statements);
@@ -177,25 +194,35 @@ export async function openDatabase(url: string): Promise<Database> {
       await database.select('SELECT 1');
     },
     async close() {
-      await Promise.all([sequelize.close(), direct?.close(), relaxed?.close()]);
+      await Promise.all([connected?.then((opened) => opened.close()), direct?.close(), relaxed?.close()]);
     },
   };
   try {
-    await database.ping();
     if (dialect === 'postgres') {
-      direct = openPostgresDirect(url);
-      relaxed = openPostgresDirect(url, true);
+      direct = await openPostgresDirect(url);
+      relaxed = await openPostgresDirect(url, true);
+    } else if (!inMemory) {
+      const driver = await loadSqlite();
+      direct = await openSqliteDirect(storage!, sqlitePragmas, create ? undefined : driver.OPEN_READWRITE | driver.OPEN_FULLMUTEX);
     }
-    else if (sqliteStoragePath(url) !== ':memory:') direct = await openSqliteDirect(sqliteStoragePath(url), sqlitePragmas);
     if (direct) autocommit = viaDriver(direct);
+    await database.ping();
   } catch (err) {
-    await sequelize.close().catch(() => undefined);
+    await database.close().catch(() => undefined);
     throw new DatabaseUnavailable(describeConnectionError(url, err));
   }
   return database;
 }
 
-export class DatabaseUnavailable extends Error {}
+/** The database cannot be reached or opened; `missing` when it does not exist (a SQLite file, a Postgres database). */
+export class DatabaseUnavailable extends Error {
+  constructor(
+    message: string,
+    readonly reason?: 'missing',
+  ) {
+    super(message);
+  }
+}
 
 /** What went wrong opening the database, said so the operator knows what to do; never the password. */
 function describeConnectionError(url: string, err: unknown): string {

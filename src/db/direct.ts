@@ -1,5 +1,20 @@
-import pg from 'pg';
-import sqlite3 from 'sqlite3';
+import type pg from 'pg';
+import type sqlite3 from 'sqlite3';
+
+/**
+ * Each driver is loaded by the first connection of its dialect, so a process loads only the one it uses
+ * (and a command that never reaches the database, neither).
+ */
+let sqliteDriver: Promise<typeof sqlite3> | undefined;
+export const loadSqlite = () => (sqliteDriver ??= import('sqlite3').then((module) => module.default));
+
+let pgDriver: Promise<typeof pg> | undefined;
+export const loadPg = () =>
+  (pgDriver ??= import('pg').then(({ default: driver }) => {
+    // BIGINT columns hold epoch milliseconds and micro-dollars, both far inside Number's safe range.
+    driver.types.setTypeParser(20, (value: string) => Number(value));
+    return driver;
+  }));
 
 /**
  * Statements go straight to the driver, prepared once per connection: Sequelize's query path costs
@@ -42,9 +57,10 @@ interface SqliteConnection extends DirectStatements {
   close(): Promise<void>;
 }
 
-async function openSqliteConnection(storage: string, pragmas: string): Promise<SqliteConnection> {
+async function openSqliteConnection(storage: string, pragmas: string, mode: number | undefined): Promise<SqliteConnection> {
+  const driver = await loadSqlite();
   const db = await new Promise<sqlite3.Database>((resolve, reject) => {
-    const opened: sqlite3.Database = new sqlite3.Database(storage, (err) => (err ? reject(err) : resolve(opened)));
+    const opened: sqlite3.Database = new driver.Database(storage, mode ?? driver.OPEN_READWRITE | driver.OPEN_CREATE | driver.OPEN_FULLMUTEX, (err) => (err ? reject(err) : resolve(opened)));
   });
   await new Promise<void>((resolve, reject) => db.exec(pragmas, (err) => (err ? reject(err) : resolve())));
   const statements = new Map<string, Promise<sqlite3.Statement>>();
@@ -275,8 +291,8 @@ export function groupCommitter(connection: DirectStatements) {
  * hold a read open when they begin (a connection upgrading a read to a write while another writes gets
  * SQLITE_BUSY at once, without the wait), and no read sees a group's rows before they are committed.
  */
-export async function openSqliteDirect(storage: string, pragmas: string): Promise<DirectDriver> {
-  const [reads, writing, transactional] = await Promise.all([1, 2, 3].map(() => openSqliteConnection(storage, pragmas)));
+export async function openSqliteDirect(storage: string, pragmas: string, mode?: number): Promise<DirectDriver> {
+  const [reads, writing, transactional] = await Promise.all([1, 2, 3].map(() => openSqliteConnection(storage, pragmas, mode)));
   const writes = groupCommitter(writing);
   const transactions = serialTransactions(transactional);
   return {
@@ -312,8 +328,9 @@ function pgStatements(client: pg.Pool | pg.PoolClient, names: Map<string, string
  * `relaxed`: a pool whose commits do not wait for the WAL flush (synchronous_commit=off), for writes
  * whose loss in a crash is harmless, such as rate-limit counters. The database stays consistent.
  */
-export function openPostgresDirect(url: string, relaxed = false): DirectDriver {
-  const pool = new pg.Pool({
+export async function openPostgresDirect(url: string, relaxed = false): Promise<DirectDriver> {
+  const { Pool } = await loadPg();
+  const pool = new Pool({
     connectionString: url,
     max: relaxed ? 4 : 10,
     idleTimeoutMillis: 10_000,

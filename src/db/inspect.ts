@@ -1,7 +1,7 @@
-import pg from 'pg';
-import sqlite3 from 'sqlite3';
-import { sqliteStoragePath } from './database.js';
-import { migrations } from './migrations/index.js';
+import type sqlite3 from 'sqlite3';
+import { sqliteStoragePath, type Executor } from './database.js';
+import { loadPg, loadSqlite } from './direct.js';
+import { migrationNames } from './migrations/index.js';
 
 const MIGRATIONS_TABLE = 'schema_migrations';
 
@@ -17,10 +17,11 @@ export interface SchemaState {
   pending: string[];
 }
 
-function sqliteApplied(storage: string): Promise<string[]> {
+async function sqliteApplied(storage: string): Promise<string[]> {
+  const driver = await loadSqlite();
   return new Promise((resolve, reject) => {
     const fail = (err: Error) => reject(new DatabaseInspectionFailed((err as { code?: string }).code));
-    const db: sqlite3.Database = new sqlite3.Database(storage, sqlite3.OPEN_READONLY, (err) => {
+    const db: sqlite3.Database = new driver.Database(storage, driver.OPEN_READONLY, (err) => {
       if (err) return fail(err);
       db.all<{ name: string }>(`SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?`, [MIGRATIONS_TABLE], (err, tables) => {
         if (err || !tables.length) return db.close(() => (err ? fail(err) : resolve([])));
@@ -31,7 +32,8 @@ function sqliteApplied(storage: string): Promise<string[]> {
 }
 
 async function postgresApplied(url: string): Promise<string[]> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  const { Client } = await loadPg();
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: 5000 });
   try {
     await client.connect();
     const { rows } = await client.query<{ present: boolean }>(`SELECT to_regclass($1) IS NOT NULL AS present`, [MIGRATIONS_TABLE]);
@@ -50,7 +52,19 @@ async function postgresApplied(url: string): Promise<string[]> {
  * migrations table created where there is none (umzug's own status would create it).
  */
 export async function inspectSchema(url: string): Promise<SchemaState> {
-  const applied = url.startsWith('sqlite:') ? await sqliteApplied(sqliteStoragePath(url)) : await postgresApplied(url);
+  return stateOf(url.startsWith('sqlite:') ? await sqliteApplied(sqliteStoragePath(url)) : await postgresApplied(url));
+}
+
+/** The same, on a database already open: two reads, with neither umzug nor Sequelize loaded. */
+export async function schemaState(db: Executor): Promise<SchemaState> {
+  const present =
+    db.dialect === 'sqlite'
+      ? (await db.select(`SELECT name FROM sqlite_master WHERE type = 'table' AND name = $1`, [MIGRATIONS_TABLE])).length > 0
+      : (await db.select<{ present: boolean }>(`SELECT to_regclass($1) IS NOT NULL AS present`, [MIGRATIONS_TABLE]))[0].present;
+  return stateOf(present ? (await db.select<{ name: string }>(`SELECT name FROM ${MIGRATIONS_TABLE}`)).map((row) => row.name) : []);
+}
+
+function stateOf(applied: string[]): SchemaState {
   const done = new Set(applied);
-  return { applied, pending: migrations.map((m) => m.name).filter((name) => !done.has(name)) };
+  return { applied, pending: migrationNames.filter((name) => !done.has(name)) };
 }

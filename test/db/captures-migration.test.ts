@@ -18,8 +18,9 @@ for (const dialect of dialects) {
     before(async () => {
       database = await createTestDatabase(dialect);
       db = await openDatabase(database.url);
-      const storage = new SequelizeStorage({ sequelize: db.sequelize, tableName: 'schema_migrations' });
-      await new Umzug({ migrations, context: db.sequelize.getQueryInterface(), storage, logger: undefined }).up({ to: BEFORE_BOUNDED });
+      const sequelize = await db.sequelize();
+      const storage = new SequelizeStorage({ sequelize, tableName: 'schema_migrations' });
+      await new Umzug({ migrations, context: sequelize.getQueryInterface(), storage, logger: undefined }).up({ to: BEFORE_BOUNDED });
     });
     after(async () => {
       await db.close();

@@ -8,19 +8,12 @@ import type { Config } from '../../config/schema.js';
 import { builtinHandlers } from '../../providers/builtin/index.js';
 import { placeholdersOf } from '../../providers/templates.js';
 import { taskAnnotations, type TaskAnnotations } from './annotations.js';
+import { CatalogError } from './errors.js';
 import { attachValidator, compileInputSchema, outputSchemaProblems } from './input.js';
 import { fileSchema, providerOverrideSchema, providerSchema, taskSchema } from './schema.js';
 import type { Catalog, JsonSchema, JsonTemplate, Provider, Task } from './types.js';
 
-/**
- * A catalog that does not load: every problem is one line naming the file and the path of the bad field,
- * e.g. `catalog/x.yaml: tasks[3].price_usd: must be greater than or equal to 0`.
- */
-export class CatalogError extends Error {
-  constructor(readonly problems: string[]) {
-    super(problems.length === 1 ? problems[0] : `${problems[0]} (and ${problems.length - 1} more ${problems.length === 2 ? 'problem' : 'problems'}; \`gateway catalog validate FILE\` lists all)`);
-  }
-}
+export { CatalogError } from './errors.js';
 
 export const builtinCatalogDir = path.join(packageRoot, 'config', 'catalog');
 

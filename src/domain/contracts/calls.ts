@@ -1,8 +1,7 @@
 import Joi from 'joi';
 import type { CallFilters } from '../audit/calls.js';
+import { CALL_OUTCOMES } from '../audit/outcomes.js';
 import { fields } from './fields.js';
-
-export const CALL_OUTCOMES = ['hit', 'miss', 'fault', 'pending'] as const;
 
 /** A page of the audit's calls, filtered: GET /v1/calls, `gateway calls list` and (without the cursor) `gateway calls tail`. */
 export const callQuery = Joi.object<CallFilters & { cursor?: string }>({

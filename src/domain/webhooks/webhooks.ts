@@ -3,6 +3,7 @@ import { listRecentDeliveries, type DeliveryListRow } from '../../db/repos/webho
 import { GatewayError, invalidInput } from '../errors.js';
 import type { Gateway } from '../gateway.js';
 import { newId } from '../ids.js';
+import { DELIVERIES_SHOWN } from './limits.js';
 import { newSigningSecret } from './signing.js';
 import { InputRefused, TargetRefused } from '../../providers/errors.js';
 import { checkTarget } from '../../providers/targets.js';
@@ -33,8 +34,6 @@ export interface WebhookDelivery {
   updated_at: string;
 }
 
-/** GET /v1/webhooks/{id}/deliveries shows this many of the most recent deliveries (docs/webhooks.md). */
-export const DELIVERIES_SHOWN = 100;
 
 function presentWebhook(row: WebhookSummaryRow): Webhook {
   return { id: row.id, url: row.url, created_at: isoTime(row.created_at) };

@@ -1,12 +1,11 @@
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { loadCatalog } from '../../../domain/catalog/load.js';
 import { presentTaskSummary } from '../../../domain/catalog/present.js';
 import { listTasks, type TaskFilters } from '../../../domain/catalog/query.js';
-import { TASK_KINDS, type Task } from '../../../domain/catalog/types.js';
+import type { Task } from '../../../domain/catalog/types.js';
 import { taskQuery } from '../../../domain/contracts/tasks.js';
 import { checkInput } from '../../arguments.js';
 import { configFor } from '../../context.js';
-import { action } from '../../errors.js';
 import { print } from '../../output.js';
 
 interface ListOptions {
@@ -27,25 +26,18 @@ function allTasks(catalog: ReturnType<typeof loadCatalog>, filters: TaskFilters)
   return tasks;
 }
 
-export const list = new Command('list')
-  .description('list the tasks of the catalog this configuration loads (built-in plus catalog.files)')
-  .option('--provider <slug>', 'only tasks of this provider')
-  .option('--kind <kind>', `only tasks of this kind: ${TASK_KINDS.join(', ')}`)
-  .option('--json', 'print {version, tasks}')
-  .action(
-    action(async (options: ListOptions, command: Command) => {
-      const filters = checkInput(command, taskQuery, { provider: options.provider, kind: options.kind });
-      const catalog = loadCatalog(configFor(command));
-      const tasks = allTasks(catalog, filters);
-      print(!!options.json, { version: catalog.version, tasks: tasks.map(presentTaskSummary) }, () =>
-        tasks.map((task) => ({
-          id: task.id,
-          kind: task.kind,
-          capability: task.capability,
-          price_usd: task.price_usd,
-          status: task.status,
-          title: task.title,
-        })),
-      );
-    }),
+export async function run(options: ListOptions, command: Command): Promise<void> {
+  const filters = checkInput(command, taskQuery, { provider: options.provider, kind: options.kind });
+  const catalog = loadCatalog(configFor(command));
+  const tasks = allTasks(catalog, filters);
+  print(command, !!options.json, { version: catalog.version, tasks: tasks.map(presentTaskSummary) }, () =>
+    tasks.map((task) => ({
+      id: task.id,
+      kind: task.kind,
+      capability: task.capability,
+      price_usd: task.price_usd,
+      status: task.status,
+      title: task.title,
+    })),
   );
+}

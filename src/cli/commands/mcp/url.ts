@@ -1,10 +1,10 @@
-import { Command, InvalidArgumentError, Option } from 'commander';
+import type { Command } from 'commander';
 import { API_KEY_PREFIX } from '../../../domain/api-keys.js';
 import { USER_TOKEN_PREFIX } from '../../../domain/callers.js';
 import { loadCatalog } from '../../../domain/catalog/load.js';
-import { MAX_PINNED_TASKS, mcpUrl, pinnedTaskIds, pinnedTaskProblems } from '../../../domain/mcp.js';
+import { mcpUrl, pinnedTaskProblems } from '../../../domain/mcp.js';
 import { configFor } from '../../context.js';
-import { action } from '../../errors.js';
+import { invocationOf } from '../../invocation.js';
 import { print } from '../../output.js';
 
 /** The name the client config gives the server. */
@@ -32,43 +32,29 @@ function credentialProblem(options: UrlOptions): string | undefined {
   return undefined;
 }
 
-function taskList(value: string): string[] {
-  const ids = pinnedTaskIds(value);
-  if (!ids.length || ids.length > MAX_PINNED_TASKS) throw new InvalidArgumentError(`must name 1 to ${MAX_PINNED_TASKS} task ids, comma-separated`);
-  return ids;
-}
-
 /** The JSON block MCP clients take (Claude, Cursor and others): the server's URL and the bearer header. */
 export function clientConfig(endpoint: string, bearer: string) {
   return { mcpServers: { [SERVER_NAME]: { url: endpoint, headers: { Authorization: `Bearer ${bearer}` } } } };
 }
 
-export const url = new Command('url')
-  .description('print the MCP endpoint (server.public_url + /v1/mcp) and a client config to paste into an MCP client')
-  .addOption(new Option('--token <token>', 'a principal-bound token (gw_user_...) to put in the config').conflicts('key'))
-  .option('--key <key>', 'an organization API key (gw_live_...) to put in the config')
-  .option('--tasks <ids>', `pin up to ${MAX_PINNED_TASKS} tasks as tools of their own (comma-separated task ids)`, taskList)
-  .option('--json', 'print {url, config}')
-  .action(
-    action(async (options: UrlOptions, command: Command) => {
-      const badCredential = credentialProblem(options);
-      if (badCredential) command.error(badCredential, { exitCode: 2 });
-      const config = configFor(command);
-      const tasks = options.tasks ?? [];
-      if (tasks.length) {
-        const problems = pinnedTaskProblems(loadCatalog(config), tasks);
-        if (problems.length) command.error(`error: option '--tasks <ids>': ${problems.join('; ')}`, { exitCode: 2 });
-      }
-      // The config is still printed (the endpoint may be switched on before the client connects), with a word that it is off now.
-      if (!config.mcp.enabled) process.stderr.write('warning: mcp.enabled is false in this configuration: the endpoint answers 404 until it is switched on\n');
-      const endpoint = mcpUrl(config.server.public_url, tasks);
-      const clientBlock = clientConfig(endpoint, options.token ?? options.key ?? PLACEHOLDER);
-      print(!!options.json, { url: endpoint, config: clientBlock }, () =>
-        [
-          `MCP endpoint: ${endpoint}`,
-          `Client config (paste into your MCP client's settings${options.token || options.key ? '' : `, replacing ${PLACEHOLDER}`}):`,
-          JSON.stringify(clientBlock, null, 2),
-        ].join('\n'),
-      );
-    }),
+export async function run(options: UrlOptions, command: Command): Promise<void> {
+  const badCredential = credentialProblem(options);
+  if (badCredential) command.error(badCredential, { exitCode: 2 });
+  const config = configFor(command);
+  const tasks = options.tasks ?? [];
+  if (tasks.length) {
+    const problems = pinnedTaskProblems(loadCatalog(config), tasks);
+    if (problems.length) command.error(`error: option '--tasks <ids>': ${problems.join('; ')}`, { exitCode: 2 });
+  }
+  // The config is still printed (the endpoint may be switched on before the client connects), with a word that it is off now.
+  if (!config.mcp.enabled) invocationOf(command).stderr.write('warning: mcp.enabled is false in this configuration: the endpoint answers 404 until it is switched on\n');
+  const endpoint = mcpUrl(config.server.public_url, tasks);
+  const clientBlock = clientConfig(endpoint, options.token ?? options.key ?? PLACEHOLDER);
+  print(command, !!options.json, { url: endpoint, config: clientBlock }, () =>
+    [
+      `MCP endpoint: ${endpoint}`,
+      `Client config (paste into your MCP client's settings${options.token || options.key ? '' : `, replacing ${PLACEHOLDER}`}):`,
+      JSON.stringify(clientBlock, null, 2),
+    ].join('\n'),
   );
+}

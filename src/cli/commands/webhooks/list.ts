@@ -1,16 +1,9 @@
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { listWebhooks } from '../../../domain/webhooks/webhooks.js';
-import { orgOption, withOrganization, type CommonOptions } from '../../context.js';
-import { action } from '../../errors.js';
+import { withOrganization, type CommonOptions } from '../../context.js';
 import { print } from '../../output.js';
 
-export const list = new Command('list')
-  .description('list registered webhooks (never their secret), newest first')
-  .addOption(orgOption())
-  .option('--json', 'print {webhooks}')
-  .action(
-    action(async (options: CommonOptions, command: Command) => {
-      const webhooks = await withOrganization(command, options, (gateway, org) => listWebhooks(gateway, org.id));
-      print(!!options.json, { webhooks }, () => webhooks);
-    }),
-  );
+export async function run(options: CommonOptions, command: Command): Promise<void> {
+  const webhooks = await withOrganization(command, options, (gateway, org) => listWebhooks(gateway, org.id));
+  print(command, !!options.json, { webhooks }, () => webhooks);
+}

@@ -1,0 +1,9 @@
+import type { Command } from 'commander';
+import { createOrganization } from '../../../domain/organizations.js';
+import { withGateway } from '../../context.js';
+import { print } from '../../output.js';
+
+export async function run(name: string, options: { json?: boolean }, command: Command): Promise<void> {
+  const org = await withGateway(command, (gateway) => createOrganization(gateway, name));
+  print(command, !!options.json, { id: org.id, name: org.name }, () => `created organization ${org.name} (${org.id})`);
+}
