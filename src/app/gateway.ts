@@ -3,14 +3,23 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../config/schema.js';
-import { ensurePrivateDirectory, openDatabase, type Database } from '../db/database.js';
+import { DatabaseUnavailable, describeDatabase, ensurePrivateDirectory, openDatabase, type Database } from '../db/database.js';
 import { schemaState } from '../db/inspect.js';
 import { migrate } from '../db/migrator.js';
 import type { Gateway } from '../domain/gateway.js';
 import { createKeyring } from '../domain/secrets.js';
 
-export { DatabaseUnavailable } from '../db/database.js';
-export { migrate, migrationStatus } from '../db/migrator.js';
+export { DatabaseUnavailable };
+
+/** A database a command cannot work on as it is (missing, or lacking migrations); the message says what to run. */
+export class DatabaseNotReady extends Error {}
+
+/** "the SQLite database /x.db lacks 2 migrations (a, b)". */
+export function lacking(url: string, pending: string[]): string {
+  return `the ${describeDatabase(url)} lacks ${pending.length} migration${pending.length > 1 ? 's' : ''} (${pending.join(', ')})`;
+}
+export { migrate } from '../db/migrator.js';
+export { schemaState } from '../db/inspect.js';
 
 /**
  * The composition root: how `gateway serve`, the admin commands and the tests put a Gateway together from a
@@ -77,29 +86,43 @@ export async function openMigratedGateway(config: Config, log?: Logger): Promise
 }
 
 /**
- * A Gateway for an admin command: its organizations, keys, tokens, webhooks and calls, nothing more. Its
- * logger is silent, and the task catalog is not loaded (none of that work reads it), so the command pays
- * neither for YAML nor for compiling input schemas; reaching for it is a programming error.
+ * The configured database as it is, for the commands that do not set one up: never created, never migrated.
+ * A database that does not exist is a DatabaseNotReady naming it and `gateway migrate`.
+ */
+export async function openExistingDatabase(config: Config): Promise<Database> {
+  return openDatabase(config.database.url, { create: false }).catch((error: unknown) => {
+    if (error instanceof DatabaseUnavailable && error.reason === 'missing') {
+      throw new DatabaseNotReady(`no ${describeDatabase(config.database.url)}: create it with gateway migrate`);
+    }
+    throw error;
+  });
+}
+
+/**
+ * A Gateway for an admin command: its organizations, keys, tokens, webhooks and calls, nothing more. The
+ * database must exist and be fully migrated (only `migrate` and `serve` create or migrate one); anything
+ * else is a DatabaseNotReady saying to run `gateway migrate`. Its logger is silent, and the task catalog is
+ * not loaded (none of that work reads it), so the command pays neither for YAML nor for compiling input
+ * schemas; reaching for it is a programming error.
  */
 export async function openAdminGateway(config: Config): Promise<Gateway> {
-  ensurePrivateDirectory(config.data_dir);
-  const keyring = createKeyring(masterSecret(config));
-  const db = await openDatabase(config.database.url);
+  const db = await openExistingDatabase(config);
   try {
-    // Applying migrations loads umzug and Sequelize; a database already current is only read.
-    if ((await schemaState(db)).pending.length) await migrate(db);
+    const { pending } = await schemaState(db);
+    if (pending.length) throw new DatabaseNotReady(`${lacking(config.database.url, pending)}: run gateway migrate`);
+    const keyring = createKeyring(masterSecret(config));
+    const { pino } = await import('pino');
+    return {
+      config,
+      db,
+      keyring,
+      log: pino({ level: 'silent' }),
+      get catalog(): never {
+        throw new Error('an admin command opened the gateway without its catalog');
+      },
+    };
   } catch (error) {
     await db.close();
     throw error;
   }
-  const { pino } = await import('pino');
-  return {
-    config,
-    db,
-    keyring,
-    log: pino({ level: 'silent' }),
-    get catalog(): never {
-      throw new Error('an admin command opened the gateway without its catalog');
-    },
-  };
 }

@@ -1,6 +1,8 @@
 import type { Config } from '../config/schema.js';
+import type { Database } from '../db/database.js';
+import { schemaState } from '../db/inspect.js';
 import { migrate } from '../db/migrator.js';
-import { openGateway } from './gateway.js';
+import { DatabaseNotReady, lacking, openGateway } from './gateway.js';
 import { createInitialOwnerKey, type InitialOwnerKey } from './owner-key.js';
 
 /** The server could not listen (a port in use, one not allowed, an address not of this machine): `code` is Node's. */
@@ -21,6 +23,17 @@ export interface ServingGateway {
 }
 
 /**
+ * Applies pending migrations (unless told not to, when any pending one is refused). Which are pending is two
+ * plain reads; umzug and Sequelize load only when there is something to apply.
+ */
+async function bringSchemaUpToDate(db: Database, apply: boolean): Promise<void> {
+  const { pending } = await schemaState(db);
+  if (!pending.length) return;
+  if (!apply) throw new DatabaseNotReady(`${lacking(db.url, pending)}: run gateway migrate, or start without --no-migrate`);
+  await migrate(db);
+}
+
+/**
  * What `gateway serve` runs: the gateway opened (and migrated unless told not to), the first run's owner key,
  * the HTTP server and the background workers. A listen failure is a ListenFailed, for the CLI to word.
  */
@@ -28,7 +41,12 @@ export async function serveGateway(config: Config, options: { migrate: boolean }
   // The HTTP stack loads only here, so the admin commands start without it.
   const [{ createServer, shutdown }, { startBackground }] = await Promise.all([import('../http/server.js'), import('../domain/background.js')]);
   const gateway = await openGateway(config);
-  if (options.migrate) await migrate(gateway.db);
+  try {
+    await bringSchemaUpToDate(gateway.db, options.migrate);
+  } catch (error) {
+    await gateway.db.close();
+    throw error;
+  }
   const ownerKey = await createInitialOwnerKey(gateway);
   const http = await createServer(gateway);
   const background = await startBackground(gateway);

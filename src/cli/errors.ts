@@ -1,5 +1,5 @@
 import { ConfigError } from '../config/errors.js';
-import { DatabaseUnavailable } from '../app/gateway.js';
+import { DatabaseNotReady, DatabaseUnavailable } from '../app/gateway.js';
 import { CatalogError } from '../domain/catalog/errors.js';
 import { GatewayError } from '../domain/errors.js';
 
@@ -21,7 +21,7 @@ export function failureOf(error: unknown): { message: string; exitCode: 1 | 2 } 
     return { message: error.message, exitCode: 2 };
   }
   const message =
-    error instanceof GatewayError || error instanceof DatabaseUnavailable || error instanceof CommandFailure
+    error instanceof GatewayError || error instanceof DatabaseUnavailable || error instanceof DatabaseNotReady || error instanceof CommandFailure
       ? error.message
       : `unexpected failure (${(error as Error)?.name ?? 'error'}: ${String((error as Error)?.message ?? error).split('\n')[0]})`;
   return { message, exitCode: 1 };

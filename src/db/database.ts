@@ -79,6 +79,13 @@ export function sqliteStoragePath(url: string): string {
   return rest.startsWith('//') ? rest.slice(2) : path.resolve(rest);
 }
 
+/** Where a database is, for messages: never its password. */
+export function describeDatabase(url: string): string {
+  if (url.startsWith('sqlite:')) return `SQLite database ${sqliteStoragePath(url)}`;
+  const parsed = new URL(url);
+  return `Postgres database "${decodeURIComponent(parsed.pathname.slice(1))}" on ${parsed.hostname}:${parsed.port || 5432}`;
+}
+
 /**
  * The gateway's data directory holds its secrets: owner-only (0700), whether it is new or left from an
  * earlier start. A shared directory (sticky bit, like /tmp) is never narrowed.

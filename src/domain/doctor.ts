@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../config/load.js';
 import type { Config } from '../config/schema.js';
-import { sqliteStoragePath } from '../db/database.js';
+import { describeDatabase, sqliteStoragePath } from '../db/database.js';
 import { DatabaseInspectionFailed, inspectSchema } from '../db/inspect.js';
 import { buildCatalog, builtinCatalogFiles, CatalogError } from './catalog/load.js';
 
@@ -18,13 +18,6 @@ const fail = (name: string, detail: string): DoctorCheck => ({ name, ok: false, 
 
 const modeOf = (file: string) => statSync(file).mode & 0o777;
 const octal = (mode: number) => `0${mode.toString(8)}`;
-
-/** Where a database is, for messages: never its password. */
-function describeDatabase(url: string): string {
-  if (url.startsWith('sqlite:')) return `SQLite ${sqliteStoragePath(url)}`;
-  const parsed = new URL(url);
-  return `Postgres database "${parsed.pathname.slice(1)}" on ${parsed.hostname}:${parsed.port || 5432}`;
-}
 
 function unreachable(url: string, code: string | undefined): string {
   if (url.startsWith('sqlite:')) return `cannot read ${describeDatabase(url)}${code ? ` (${code})` : ''}: check the file and its permissions`;

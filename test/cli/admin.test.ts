@@ -1,11 +1,12 @@
 import { expect } from 'chai';
 import { dialects } from '../support/databases.js';
-import { startGateway, useGatewayDatabase } from '../support/process.js';
+import { startGateway } from '../support/process.js';
+import { useCliDatabase } from './cli.js';
 
 for (const dialect of dialects) {
   describe(`gateway orgs and keys commands [${dialect}]`, function () {
     this.timeout(120000);
-    const { env, gw } = useGatewayDatabase(dialect);
+    const { env, gw } = useCliDatabase(dialect);
 
     it('creates and lists organizations with the documented --json shapes', async () => {
       const created = await gw('orgs', 'create', 'acme', '--json');

@@ -4,7 +4,8 @@ import { openDatabase, type Database } from '../../src/db/database.js';
 import { insertCall, settleCallWithCapture, type CallOutcome, type CallRow } from '../../src/db/repos/calls.js';
 import { newId } from '../../src/domain/ids.js';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
-import { gatewayArgs, projectRoot, runGateway, type CliResult } from '../support/process.js';
+import { gatewayArgs, projectRoot, type CliResult } from '../support/process.js';
+import { gateway } from './cli.js';
 
 /** The first stderr line names the problem; nothing reaches stdout. */
 function refused(result: CliResult, code: number, pattern: RegExp): void {
@@ -64,7 +65,7 @@ for (const dialect of dialects) {
     let env: NodeJS.ProcessEnv;
     let organizationId: string;
     let clock = Date.now() - 3600_000;
-    const gw = (...args: string[]) => runGateway(args, env);
+    const gw = (...args: string[]) => gateway(args, env);
 
     /** A call as the run path writes it: a pending row, then (unless `pending`) its settlement. */
     async function recordCall(outcome: CallOutcome, extra: Partial<CallRow> = {}): Promise<string> {
@@ -110,6 +111,7 @@ for (const dialect of dialects) {
     before(async () => {
       database = await createTestDatabase(dialect);
       env = { GATEWAY_DATA_DIR: database.dataDir, GATEWAY_DATABASE_URL: database.url };
+      expect((await gw('migrate')).code).to.equal(0);
       expect((await gw('orgs', 'create', 'acme')).code).to.equal(0);
       db = await openDatabase(database.url);
       organizationId = (await db.select<{ id: string }>('SELECT id FROM organizations'))[0].id;

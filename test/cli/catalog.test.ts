@@ -3,12 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { runGateway } from '../support/process.js';
+import { gateway } from './cli.js';
 
 describe('gateway catalog commands', function () {
   this.timeout(60000);
   let dir: string;
   let env: NodeJS.ProcessEnv;
-  const gw = (...args: string[]) => runGateway(args, env);
+  const gw = (...args: string[]) => gateway(args, env);
   const fixture = path.resolve('test/fixtures/catalog/extra.yaml');
 
   before(() => {
@@ -73,7 +74,7 @@ describe('gateway catalog commands', function () {
     const utilities = JSON.parse((await gw('catalog', 'list', '--kind', 'utility', '--json')).stdout).tasks;
     expect(utilities.length).to.be.greaterThan(0);
     expect(utilities.every((t: { kind: string }) => t.kind === 'utility')).to.equal(true);
-    const withFile = await runGateway(['catalog', 'list', '--provider', 'acme'], { ...env, GATEWAY_CATALOG: fixture });
+    const withFile = await gateway(['catalog', 'list', '--provider', 'acme'], { ...env, GATEWAY_CATALOG: fixture });
     expect(withFile.stdout.split('\n')[0]).to.match(/^ID\s+KIND\s+CAPABILITY\s+PRICE_USD\s+STATUS\s+TITLE$/);
     expect(withFile.stdout).to.match(/acme\.weather\.legacy\s+data\s+acme\.legacy\s+0\s+retired/);
     expect((await gw('catalog', 'list', '--kind', 'nope')).code).to.equal(2);

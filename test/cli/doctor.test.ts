@@ -6,7 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { migrations } from '../../src/db/migrations/index.js';
 import { createTestDatabase, dialects } from '../support/databases.js';
-import { runGateway, useGatewayDatabase, type CliResult } from '../support/process.js';
+import { runGateway, type CliResult } from '../support/process.js';
+import { gateway, useCliDatabase } from './cli.js';
 
 interface Report {
   ok: boolean;
@@ -43,16 +44,11 @@ function closedLoopbackPort(): Promise<number> {
 for (const dialect of dialects) {
   describe(`gateway doctor [${dialect}]`, function () {
     this.timeout(60000);
-    const suite = useGatewayDatabase(dialect);
-    const doctor = (env: NodeJS.ProcessEnv = {}, ...args: string[]) => runGateway(['doctor', '--json', ...args], { ...suite.env(), ...env });
+    const suite = useCliDatabase(dialect);
+    const doctor = (env: NodeJS.ProcessEnv = {}, ...args: string[]) => gateway(['doctor', '--json', ...args], { ...suite.env(), ...env });
     const dataDir = () => suite.database().dataDir;
 
-    before(async () => {
-      const migrated = await suite.gw('migrate');
-      expect(migrated.code, migrated.stderr).to.equal(0);
-    });
-
-    it('passes every check on a migrated installation, one line each, and exits 0', async () => {
+    it('passes every check on a migrated installation, one line each, and exits 0 (as a process of its own)', async () => {
       const text = await runGateway(['doctor'], suite.env());
       expect(text.code, text.stdout + text.stderr).to.equal(0);
       const lines = text.stdout.trim().split('\n');
@@ -81,7 +77,7 @@ for (const dialect of dialects) {
     });
 
     it('judges nothing else when the config file cannot be read', async () => {
-      const result = await runGateway(['--config', path.join(dataDir(), 'missing.yaml'), 'doctor', '--json'], suite.env());
+      const result = await gateway(['--config', path.join(dataDir(), 'missing.yaml'), 'doctor', '--json'], suite.env());
       expect(result.code).to.equal(1);
       const { checks } = report(result);
       expect(checks[0]).to.include({ name: 'config', ok: false });
@@ -171,7 +167,7 @@ for (const dialect of dialects) {
     }
 
     it('is a usage error (exit 2) with an unknown flag', async () => {
-      const result = await runGateway(['doctor', '--fix'], suite.env());
+      const result = await gateway(['doctor', '--fix'], suite.env());
       expect(result.code).to.equal(2);
       expect(result.stderr.trim().split('\n')).to.have.length(1);
     });

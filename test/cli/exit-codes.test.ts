@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { dialects } from '../support/databases.js';
-import { useGatewayDatabase } from '../support/process.js';
+import { refused, useCliDatabase } from './cli.js';
 
 /** Exit codes: 0 success, 1 a failure of the work, 2 a usage or configuration error; always one stderr line. */
 const cases: Array<[string[], 1 | 2, RegExp]> = [
@@ -30,7 +30,7 @@ const cases: Array<[string[], 1 | 2, RegExp]> = [
 for (const dialect of dialects) {
   describe(`gateway exit codes [${dialect}]`, function () {
     this.timeout(120000);
-    const { gw } = useGatewayDatabase(dialect);
+    const { gw, spawned } = useCliDatabase(dialect);
 
     before(async function () {
       this.timeout(120000);
@@ -40,11 +40,15 @@ for (const dialect of dialects) {
 
     for (const [args, code, pattern] of cases) {
       it(`gateway ${args.map((arg) => (/^\S+$/.test(arg) ? arg : JSON.stringify(arg))).join(' ')} exits ${code}`, async () => {
-        const result = await gw(...args);
-        expect(result.code, result.stderr).to.equal(code);
-        expect(result.stdout).to.equal('');
-        expect(result.stderr.trim().split('\n'), result.stderr).to.have.length(1);
-        expect(result.stderr).to.match(pattern);
+        refused(await gw(...args), code, pattern);
+      });
+    }
+
+    // The process's own exit status, one command of each group that fails (the cases above run in process).
+    const asProcess = cases.filter(([args]) => ['tokens issue --principal alice', 'keys list --org ', 'webhooks register not a url', 'redirect-uris add http://app.example.com/cb', 'calls list --cursor garbage', 'orgs suspend nope', 'keys revoke key_nope'].includes(args.join(' ')));
+    for (const [args, code, pattern] of asProcess) {
+      it(`gateway ${args.map((arg) => (/^\S+$/.test(arg) ? arg : JSON.stringify(arg))).join(' ')} exits ${code} as a process of its own`, async () => {
+        refused(await spawned(...args), code, pattern);
       });
     }
   });

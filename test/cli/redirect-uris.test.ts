@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { dialects } from '../support/databases.js';
-import { startGateway, type CliResult, useGatewayDatabase } from '../support/process.js';
+import { startGateway, type CliResult } from '../support/process.js';
+import { useCliDatabase } from './cli.js';
 
 function refusedWithOneLine(result: CliResult, pattern: RegExp, exitCode = 1): void {
   expect(result.code, result.stderr).to.equal(exitCode);
@@ -12,7 +13,7 @@ function refusedWithOneLine(result: CliResult, pattern: RegExp, exitCode = 1): v
 for (const dialect of dialects) {
   describe(`gateway redirect-uris commands [${dialect}]`, function () {
     this.timeout(120000);
-    const { env, gw } = useGatewayDatabase(dialect);
+    const { env, gw } = useCliDatabase(dialect);
     const json = async (...args: string[]) => {
       const result = await gw(...args, '--json');
       expect(result.code, result.stderr).to.equal(0);

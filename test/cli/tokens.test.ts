@@ -1,22 +1,12 @@
 import { expect } from 'chai';
 import { dialects } from '../support/databases.js';
-import { startGateway, type CliResult, useGatewayDatabase } from '../support/process.js';
-
-/**
- * The given exit code and nothing on stdout; a refused request (exit 1) and a usage error (exit 2,
- * commander's message with its pointer to --help) are each one clear line on stderr.
- */
-function refused(result: CliResult, code: 1 | 2, pattern: RegExp): void {
-  expect(result.code, result.stderr).to.equal(code);
-  expect(result.stdout).to.equal('');
-  expect(result.stderr.trim().split('\n'), result.stderr).to.have.length(1);
-  expect(result.stderr.split('\n')[0]).to.match(pattern);
-}
+import { startGateway } from '../support/process.js';
+import { refused, useCliDatabase } from './cli.js';
 
 for (const dialect of dialects) {
   describe(`gateway tokens commands [${dialect}]`, function () {
     this.timeout(120000);
-    const { env, gw } = useGatewayDatabase(dialect);
+    const { env, gw } = useCliDatabase(dialect);
 
     it('refuses to act before any organization exists', async () => {
       refused(await gw('tokens', 'list'), 1, /no organization exists yet/);

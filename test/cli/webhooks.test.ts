@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { openDatabase } from '../../src/db/database.js';
 import { emitConnectionEvent } from '../../src/domain/webhooks/events.js';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
-import { runGateway, startGateway, type CliResult } from '../support/process.js';
+import { startGateway, type CliResult } from '../support/process.js';
+import { gateway } from './cli.js';
 import { eventually, startReceiver, type Receiver } from '../support/webhook-receiver.js';
 
 function refusedWith(result: CliResult, pattern: RegExp, exitCode = 1): void {
@@ -18,7 +19,7 @@ for (const dialect of dialects) {
     let database: TestDatabase;
     let receiver: Receiver;
     let env: NodeJS.ProcessEnv;
-    const gw = (...args: string[]) => runGateway(args, env);
+    const gw = (...args: string[]) => gateway(args, env);
 
     before(async () => {
       database = await createTestDatabase(dialect);
@@ -30,6 +31,7 @@ for (const dialect of dialects) {
         GATEWAY_WEBHOOKS__ALLOW_PRIVATE_TARGETS: 'true',
         GATEWAY_WEBHOOKS__POLL_INTERVAL_MS: '50',
       };
+      expect((await gw('migrate')).code).to.equal(0);
       expect((await gw('orgs', 'create', 'acme')).code).to.equal(0);
     });
     after(async () => {
@@ -90,8 +92,8 @@ for (const dialect of dialects) {
 
     it('refuses targets the SSRF rules forbid with one line and exit 1', async () => {
       const strict = { ...env, GATEWAY_WEBHOOKS__ALLOW_PRIVATE_TARGETS: 'false' };
-      refusedWith(await runGateway(['webhooks', 'register', 'https://10.0.0.1/hook'], strict), /^gateway: webhook target refused: 10\.0\.0\.1 is a private address$/);
-      refusedWith(await runGateway(['webhooks', 'register', receiver.url], strict), /^gateway: webhook target refused: the URL must use https$/);
+      refusedWith(await gateway(['webhooks', 'register', 'https://10.0.0.1/hook'], strict), /^gateway: webhook target refused: 10\.0\.0\.1 is a private address$/);
+      refusedWith(await gateway(['webhooks', 'register', receiver.url], strict), /^gateway: webhook target refused: the URL must use https$/);
       refusedWith(await gw('webhooks', 'register', 'http://169.254.169.254/'), /metadata address/);
     });
 
