@@ -13,6 +13,7 @@ import { webhooks } from './commands/webhooks/index.js';
 import { refuseEmptyValues } from './arguments.js';
 import { failureOf } from './errors.js';
 import { bindInvocation, type Invocation } from './invocation.js';
+import { printable } from './output.js';
 import { versionText } from './version.js';
 
 /** The program: every command declared (names, arguments, options, help); each loads its work when it runs. */
@@ -51,7 +52,7 @@ function applyUsageRules(command: Command, invocation: Invocation): void {
     .configureOutput({
       writeOut: (text) => invocation.stdout.write(text),
       writeErr: (text) => invocation.stderr.write(text),
-      outputError: (message, write) => write(`${message.trimEnd()} (run with --help for usage)\n`),
+      outputError: (message, write) => write(`${printable(message.trimEnd())} (run with --help for usage)\n`),
     })
     .exitOverride();
   command.commands.forEach((child) => applyUsageRules(child, invocation));
@@ -75,7 +76,7 @@ export async function runCli(argv: string[], io: Partial<Omit<Invocation, 'exitC
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
     const { message, exitCode } = failureOf(error);
-    invocation.stderr.write(`gateway: ${message}\n`);
+    invocation.stderr.write(`gateway: ${printable(message)}\n`);
     return exitCode;
   }
 }

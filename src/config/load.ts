@@ -68,8 +68,10 @@ export function readConfigFile(file: string): Tree {
  * Environment overrides: the short forms (README's configuration table), then GATEWAY_A__B for key a.b.
  * Variables that name no known key are ignored, so unrelated GATEWAY_* variables do not stop the server.
  */
-function environmentOverrides(env: NodeJS.ProcessEnv, known: Tree): Tree {
+function environmentOverrides(env: NodeJS.ProcessEnv, known: Tree): { tree: Tree; variables: Map<string, string> } {
   const out: Tree = {};
+  /** Which variable set each key (`server.port` -> `GATEWAY_PORT`), to name it when its value is refused. */
+  const variables = new Map<string, string>();
   for (const [name, raw] of Object.entries(env)) {
     if (!name.startsWith('GATEWAY_') || raw === undefined) continue;
     const keys = shortEnvForms[name] ?? name.slice('GATEWAY_'.length).toLowerCase().split('__');
@@ -78,8 +80,18 @@ function environmentOverrides(env: NodeJS.ProcessEnv, known: Tree): Tree {
     if (!shortEnvForms[name] && !knownPath(known, keys)) continue;
     const value = keys.join('.') === 'catalog.files' ? raw.split(',').map((s) => s.trim()).filter(Boolean) : raw;
     setPath(out, keys, value);
+    variables.set(keys.join('.'), name);
   }
-  return out;
+  return { tree: out, variables };
+}
+
+function getPath(tree: Tree, keys: string[]): unknown {
+  let node: unknown = tree;
+  for (const key of keys) {
+    if (!isTree(node)) return undefined;
+    node = node[key];
+  }
+  return node;
 }
 
 function knownPath(tree: Tree, keys: string[]): boolean {
@@ -103,13 +115,19 @@ export function loadConfig(options: LoadOptions = {}): Config {
   const defaults = readConfigFile(path.join(packageRoot, 'config', 'default.json'));
   let merged = defaults;
   if (options.file) merged = deepMerge(merged, readConfigFile(options.file));
-  merged = deepMerge(merged, environmentOverrides(options.env ?? process.env, defaults));
+  const fromEnvironment = environmentOverrides(options.env ?? process.env, defaults);
+  merged = deepMerge(merged, fromEnvironment.tree);
   if (options.overrides) merged = deepMerge(merged, options.overrides);
 
   const { error, value } = configSchema.validate(merged, { abortEarly: true, convert: true });
   if (error) {
     const detail = error.details[0];
-    throw new ConfigError(`invalid config: ${detail.path.join('.')}: ${detail.message.replace(/^"[^"]*" /, '')}`, detail.path.map(String));
+    const key = detail.path.join('.');
+    // Named when the refused value is the variable's (a command-line flag given over it is not).
+    const overridden = options.overrides && getPath(options.overrides, detail.path.map(String)) !== undefined;
+    const variable = overridden ? undefined : fromEnvironment.variables.get(key);
+    const source = variable ? ` (set by ${variable})` : '';
+    throw new ConfigError(`invalid config: ${key}${source}: ${detail.message.replace(/^"[^"]*" /, '')}`, detail.path.map(String));
   }
   return resolveDerived(value);
 }

@@ -36,7 +36,7 @@ const perMinute = Joi.number().integer().min(1).max(1_000_000);
 const databaseUrl = Joi.string()
   .allow('')
   .pattern(/^(sqlite:|postgres:\/\/|postgresql:\/\/)/)
-  .message('"{{#label}}" must start with sqlite: or postgres://');
+  .message('{{#label}} must start with sqlite: or postgres://');
 
 export const configSchema = Joi.object<Config>({
   database: Joi.object({ url: databaseUrl.default('') }).default(),

@@ -302,6 +302,10 @@ export async function openSqliteDirect(storage: string, pragmas: string, mode?: 
     writeTogether: <T>(statements: Statement[]) => writes.together(statements.map(({ sql, bind }) => () => writing.all<T>(sql, bind))),
     async close() {
       await Promise.all([transactions.idle(), writes.idle()]);
+      // SQLite checkpoints the WAL into the database when its last connection closes; another process's
+      // connection (a `calls tail` left open) would keep it from ever happening, so the WAL is checkpointed
+      // and emptied here. Best effort: busy readers may refuse it, and the next writer checkpoints then.
+      await writing.run('PRAGMA wal_checkpoint(TRUNCATE)', []).catch(() => undefined);
       await Promise.all([reads.close(), writing.close(), transactional.close()]);
     },
   };

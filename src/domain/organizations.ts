@@ -42,10 +42,16 @@ function checkDisplayName(displayName: string): string {
   return trimmed;
 }
 
+/** The name is taken (names compare case-insensitively): a failure of the work, not a malformed request. */
+export class OrganizationExists extends Error {}
+
 export async function createOrganization(gateway: Pick<Gateway, 'db'>, name: string, displayName?: string): Promise<Organization> {
   if (!NAME.test(name)) throw invalidInput(`organization name "${name}" must be 1-100 letters, digits, dots, dashes or underscores`);
   const display_name = displayName === undefined ? name : checkDisplayName(displayName);
-  if (await findOrganizationByName(gateway.db, name)) throw invalidInput(`organization "${name}" already exists`);
+  const existing = await findOrganizationByName(gateway.db, name);
+  if (existing) {
+    throw new OrganizationExists(`organization "${existing.name}" already exists${existing.name === name ? '' : ' (names compare case-insensitively)'}`);
+  }
   const now = Date.now();
   const row: OrganizationRow = {
     id: newId('org', now),

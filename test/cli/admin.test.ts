@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { dialects } from '../support/databases.js';
 import { startGateway } from '../support/process.js';
-import { useCliDatabase } from './cli.js';
+import { refused, useCliDatabase } from './cli.js';
 
 for (const dialect of dialects) {
   describe(`gateway orgs and keys commands [${dialect}]`, function () {
@@ -80,12 +80,14 @@ for (const dialect of dialects) {
       expect(bad.code).to.not.equal(0);
     });
 
-    it('asks for --org once several organizations exist', async () => {
+    it('asks for --org once several organizations exist, the same way (exit 2) for every command that acts on one', async () => {
+      const key = JSON.parse((await gw('keys', 'create', '--role', 'member', '--json')).stdout);
+      const token = JSON.parse((await gw('tokens', 'issue', '--principal', 'user:ada', '--json')).stdout);
       expect((await gw('orgs', 'create', 'second')).code).to.equal(0);
-      const ambiguous = await gw('keys', 'list');
-      expect(ambiguous.code).to.equal(2);
-      expect(ambiguous.stderr).to.match(/--org/);
+      const ambiguous = [['keys', 'list'], ['keys', 'revoke', key.id], ['tokens', 'revoke', token.id], ['webhooks', 'delete', 'wh_none'], ['redirect-uris', 'remove', 'https://app.example.com/cb']];
+      for (const args of ambiguous) refused(await gw(...args), 2, /^gateway: several organizations exist \(acme, second\); name one with --org$/);
       expect((await gw('keys', 'list', '--org', 'second', '--json')).code).to.equal(0);
+      expect((await gw('keys', 'revoke', key.id, '--org', 'acme')).code).to.equal(0);
     });
 
     it('prints help for every command and rejects unknown options with exit 2', async () => {

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { statSync } from 'node:fs';
 import { expect } from 'chai';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { insertCall, settleCallWithCapture, type CallOutcome, type CallRow } from '../../src/db/repos/calls.js';
@@ -266,5 +267,30 @@ for (const dialect of dialects) {
         expect(await tail.stop(), tail.stderr()).to.equal(0);
       }
     });
+
+    it('escapes the control characters of stored values in its table', async () => {
+      const id = await recordCall('hit', { task_id: 'evil\u001b[2J.task', principal: 'user:x\u0007' });
+      const table = await gw('calls', 'list', '--org', 'acme', '--task', 'evil\u001b[2J.task');
+      expect(table.code, table.stderr).to.equal(0);
+      expect(table.stdout).to.not.match(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+      expect(table.stdout.split('\n')[1]).to.match(new RegExp(`^${id}\\s+\\S+\\s+evil\\\\u001b\\[2J\\.task\\s+user:x\\\\u0007\\s`));
+    });
+
+    if (dialect === 'sqlite') {
+      it('leaves no WAL behind when the server stops while a tail is still open', async () => {
+        const tail = startTail(['--org', 'acme'], env);
+        try {
+          await waitFor(() => tail.calls.length > 0 || tail.stderr() !== '' || tail.child.exitCode !== null, 'the tail to read', 5000).catch(() => undefined);
+          // A gateway's writes (a busy minute's worth of settled calls), then its shutdown, as `serve` closes its database.
+          const server = await openDatabase(database.url);
+          for (let i = 0; i < 200; i++) await server.execute('UPDATE organizations SET updated_at = $1 WHERE name = $2', [Date.now() + i, 'acme']);
+          await server.close();
+          const file = database.url.slice('sqlite:'.length);
+          expect(statSync(`${file}-wal`).size, 'WAL bytes once the server has stopped').to.equal(0);
+        } finally {
+          expect(await tail.stop(), tail.stderr()).to.equal(0);
+        }
+      });
+    }
   });
 }

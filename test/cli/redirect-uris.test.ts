@@ -48,17 +48,20 @@ for (const dialect of dialects) {
       refusedWithOneLine(await gw('redirect-uris', 'remove', 'https://app.example.com/cb?next=1'), /must not have a query/, 2);
       refusedWithOneLine(await gw('redirect-uris', 'remove', 'https://nowhere.example.com/cb'), /not on the redirect allowlist/);
       refusedWithOneLine(await gw('redirect-uris', 'list', '--org', 'nope'), /organization "nope" does not exist/);
+      // Emptying the list is said outright: set with no URI is refused, as is --clear beside URIs.
+      refusedWithOneLine(await gw('redirect-uris', 'set'), /name at least one URI, or use --clear to allow none/, 2);
+      refusedWithOneLine(await gw('redirect-uris', 'set', '--clear', 'https://app.example.com/cb'), /--clear takes no URI/, 2);
       expect(await json('redirect-uris', 'list')).to.deep.equal({ redirect_uris: ['https://app.example.com/cb', 'http://localhost:3000/cb'] });
     });
 
-    it('writes the list the API serves, and set with no URI clears it', async () => {
+    it('writes the list the API serves, and set --clear empties it', async () => {
       const key = (await json('keys', 'create', '--role', 'member')).key;
       const server = await startGateway(env());
       try {
         const read = async () =>
           (await fetch(`${server.url}/v1/connect/redirect-uris`, { headers: { authorization: `Bearer ${key}` } })).json();
         expect(await read()).to.deep.equal({ redirect_uris: ['https://app.example.com/cb', 'http://localhost:3000/cb'] });
-        expect(await json('redirect-uris', 'set')).to.deep.equal({ redirect_uris: [] });
+        expect(await json('redirect-uris', 'set', '--clear')).to.deep.equal({ redirect_uris: [] });
         expect(await read()).to.deep.equal({ redirect_uris: [] });
       } finally {
         await server.stop();

@@ -92,9 +92,12 @@ for (const dialect of dialects) {
 
     it('refuses targets the SSRF rules forbid with one line and exit 1', async () => {
       const strict = { ...env, GATEWAY_WEBHOOKS__ALLOW_PRIVATE_TARGETS: 'false' };
-      refusedWith(await gateway(['webhooks', 'register', 'https://10.0.0.1/hook'], strict), /^gateway: webhook target refused: 10\.0\.0\.1 is a private address$/);
-      refusedWith(await gateway(['webhooks', 'register', receiver.url], strict), /^gateway: webhook target refused: the URL must use https$/);
-      refusedWith(await gw('webhooks', 'register', 'http://169.254.169.254/'), /metadata address/);
+      const switchHint = ' \\(for local development, webhooks\\.allow_private_targets accepts plain http and private addresses\\)';
+      refusedWith(await gateway(['webhooks', 'register', 'https://10.0.0.1/hook'], strict), new RegExp(`^gateway: webhook target refused: 10\\.0\\.0\\.1 is a private address${switchHint}$`));
+      refusedWith(await gateway(['webhooks', 'register', receiver.url], strict), new RegExp(`^gateway: webhook target refused: the URL must use https${switchHint}$`));
+      refusedWith(await gateway(['webhooks', 'register', 'http://127.0.0.1:3999/hooks'], strict), new RegExp(`^gateway: webhook target refused: the URL must use https${switchHint}$`));
+      // The switch does not open metadata addresses, so it is not offered for them.
+      refusedWith(await gateway(['webhooks', 'register', 'http://169.254.169.254/'], strict), /^gateway: webhook target refused: [^(]*metadata address[^(]*$/);
     });
 
     it('acts on the organization named by --org', async () => {

@@ -43,7 +43,7 @@ export async function insertOrganization(db: Executor, row: OrganizationRow): Pr
 }
 
 export async function findOrganizationByName(db: Executor, name: string): Promise<OrganizationRow | null> {
-  const [found] = await db.select<StoredOrganization>(`SELECT ${COLUMNS} FROM organizations WHERE name = $1`, [name]);
+  const [found] = await db.select<StoredOrganization>(`SELECT ${COLUMNS} FROM organizations WHERE lower(name) = lower($1)`, [name]);
   return found ? decode(found) : null;
 }
 

@@ -59,10 +59,13 @@ function presentDelivery(row: DeliveryListRow): WebhookDelivery {
  */
 export async function createWebhook(gateway: Pick<Gateway, 'config' | 'db' | 'keyring'>, organizationId: string, rawUrl: string): Promise<WebhookCreated> {
   const { webhooks } = gateway.config;
-  const url = await checkTarget(rawUrl, webhooks.allow_private_targets).catch((error: unknown) => {
+  const url = await checkTarget(rawUrl, webhooks.allow_private_targets).catch(async (error: unknown) => {
     if (error instanceof InputRefused) throw invalidInput(error.message, error.problems);
-    if (error instanceof TargetRefused) throw new GatewayError('webhook_target_refused', `webhook target refused: ${error.message}`);
-    throw error;
+    if (!(error instanceof TargetRefused)) throw error;
+    // A local receiver (plain http, loopback, a private address) is what the development switch is for: say so.
+    const allowedBySwitch = !webhooks.allow_private_targets && (await checkTarget(rawUrl, true).then(() => true, () => false));
+    const hint = allowedBySwitch ? ' (for local development, webhooks.allow_private_targets accepts plain http and private addresses)' : '';
+    throw new GatewayError('webhook_target_refused', `webhook target refused: ${error.message}${hint}`);
   });
   const now = Date.now();
   const secret = newSigningSecret();

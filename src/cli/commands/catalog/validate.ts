@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { buildCatalog, builtinCatalogFiles, CatalogError } from '../../../domain/catalog/load.js';
 import { invocationOf } from '../../invocation.js';
-import { print } from '../../output.js';
+import { print, printable } from '../../output.js';
 
 /**
  * Checks a self-hoster's catalog file as `serve` would load it: after the built-in catalog, so its tasks
@@ -25,7 +25,7 @@ export async function run(file: string, options: { json?: boolean }, command: Co
     const invocation = invocationOf(command);
     // Every problem, on the one stderr line every failing command prints.
     if (options.json) print(command, true, { valid: false, file, problems: error.problems });
-    else invocation.stderr.write(`gateway: ${error.problems.join('; ')}\n`);
+    else invocation.stderr.write(`gateway: ${printable(error.problems.join('; '))}\n`);
     invocation.exitCode = 1;
   }
 }

@@ -32,6 +32,15 @@ function credentialProblem(options: UrlOptions): string | undefined {
   return undefined;
 }
 
+/**
+ * Which catalog the ids were looked up in. The CLI reads the catalog files of its own configuration, so a
+ * task that only `serve`'s `--config` or GATEWAY_CATALOG adds is missing unless the same is given here.
+ */
+function loadedFrom(files: string[]): string {
+  if (files.length) return `(looked up in the built-in catalog and catalog.files ${files.join(', ')})`;
+  return "(looked up in the built-in catalog only: no catalog.files are configured; give serve's --config or GATEWAY_CATALOG to see its tasks)";
+}
+
 /** The JSON block MCP clients take (Claude, Cursor and others): the server's URL and the bearer header. */
 export function clientConfig(endpoint: string, bearer: string) {
   return { mcpServers: { [SERVER_NAME]: { url: endpoint, headers: { Authorization: `Bearer ${bearer}` } } } };
@@ -44,7 +53,7 @@ export async function run(options: UrlOptions, command: Command): Promise<void> 
   const tasks = options.tasks ?? [];
   if (tasks.length) {
     const problems = pinnedTaskProblems(loadCatalog(config), tasks);
-    if (problems.length) command.error(`error: option '--tasks <ids>': ${problems.join('; ')}`, { exitCode: 2 });
+    if (problems.length) command.error(`error: option '--tasks <ids>': ${problems.join('; ')} ${loadedFrom(config.catalog.files)}`, { exitCode: 2 });
   }
   // The config is still printed (the endpoint may be switched on before the client connects), with a word that it is off now.
   if (!config.mcp.enabled) invocationOf(command).stderr.write('warning: mcp.enabled is false in this configuration: the endpoint answers 404 until it is switched on\n');

@@ -1,9 +1,12 @@
 import type { Command } from 'commander';
-import { createOrganization } from '../../../domain/organizations.js';
+import { createOrganization, OrganizationExists } from '../../../domain/organizations.js';
+import { CommandFailure } from '../../errors.js';
 import { withGateway } from '../../context.js';
 import { print } from '../../output.js';
 
 export async function run(name: string, options: { json?: boolean }, command: Command): Promise<void> {
-  const org = await withGateway(command, (gateway) => createOrganization(gateway, name));
+  const org = await withGateway(command, (gateway) => createOrganization(gateway, name)).catch((error: unknown) => {
+    throw error instanceof OrganizationExists ? new CommandFailure(error.message) : error;
+  });
   print(command, !!options.json, { id: org.id, name: org.name }, () => `created organization ${org.name} (${org.id})`);
 }

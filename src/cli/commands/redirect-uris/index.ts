@@ -14,8 +14,9 @@ export const redirectUris = () =>
     )
     .addCommand(
       new Command('set')
-        .description('replace the whole allowlist (no URI clears it); one bad URI rejects all of them')
+        .description('replace the whole allowlist; one bad URI rejects all of them (--clear, and no URI, allows none)')
         .argument('[uris...]', 'https URLs without query or fragment (plain http only for localhost and 127.0.0.1)')
+        .option('--clear', 'allow no connect callback at all')
         .addOption(orgOption())
         .option('--json', 'print {redirect_uris}')
         .action(load(() => import('./set.js'))),

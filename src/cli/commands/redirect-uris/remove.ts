@@ -8,6 +8,6 @@ import { printAllowlist } from './show.js';
 
 export async function run(uri: string, options: CommonOptions, command: Command): Promise<void> {
   checkInput(command, redirectAllowlist, { redirect_uris: [uri] }, { redirect_uris: 'uri' });
-  const allowlist = await withOrganization(command, options, (gateway, org) => removeRedirectUri(gateway, org.id, uri)).catch(notFoundAsFailure);
+  const allowlist = await withOrganization(command, options, (gateway, org) => removeRedirectUri(gateway, org.id, uri).catch(notFoundAsFailure));
   printAllowlist(command, !!options.json, allowlist);
 }
