@@ -3,6 +3,7 @@ import { statSync } from 'node:fs';
 import { expect } from 'chai';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { insertCall, settleCallWithCapture, type CallOutcome, type CallRow } from '../../src/db/repos/calls.js';
+import { updateOrganization } from '../../src/db/repos/organizations.js';
 import { newId } from '../../src/domain/ids.js';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
 import { gatewayArgs, projectRoot, type CliResult } from '../support/process.js';
@@ -283,7 +284,7 @@ for (const dialect of dialects) {
           await waitFor(() => tail.calls.length > 0 || tail.stderr() !== '' || tail.child.exitCode !== null, 'the tail to read', 5000).catch(() => undefined);
           // A gateway's writes (a busy minute's worth of settled calls), then its shutdown, as `serve` closes its database.
           const server = await openDatabase(database.url);
-          for (let i = 0; i < 200; i++) await server.execute('UPDATE organizations SET updated_at = $1 WHERE name = $2', [Date.now() + i, 'acme']);
+          for (let i = 0; i < 200; i++) await updateOrganization(server, organizationId, { trusted_origins: [`https://app${i}.example.com`] });
           await server.close();
           const file = database.url.slice('sqlite:'.length);
           expect(statSync(`${file}-wal`).size, 'WAL bytes once the server has stopped').to.equal(0);
