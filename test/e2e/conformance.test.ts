@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
+import { createMigratedTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
 import { closedPort, startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
 import { databaseEnv, initialOwnerKey, projectRoot, runGateway, startGateway, type CliResult, type RunningGateway } from '../support/process.js';
 import { eventually, startReceiver, type Receiver } from '../support/webhook-receiver.js';
@@ -105,7 +105,7 @@ for (const dialect of dialects) {
 
     before(async function () {
       this.timeout(90000);
-      database = await createTestDatabase(dialect);
+      database = await createMigratedTestDatabase(dialect);
       upstream = await startFakeProvider();
       receiver = await startReceiver();
       upstream.on('GET', '/weather/Paris', { json: { temp: 21, sky: 'clear' } });
