@@ -4,7 +4,7 @@
  * always matches the routes. The types are committed so a fresh checkout typechecks, and a test fails
  * when they drift. Without a path nothing is written to dist/, which tests take for a fresh build by its times.
  */
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,8 +40,12 @@ export async function clientTypes(document: Record<string, unknown>): Promise<st
 
 async function main(documentFile: string | undefined): Promise<void> {
   const document = await buildDocument();
-  writeFileSync(CLIENT_TYPES_FILE, await clientTypes(document));
-  console.log(`wrote ${path.relative(root, CLIENT_TYPES_FILE)}`);
+  // Rewritten only when the types changed: an untouched file lets `tsc -b` see the build is up to date.
+  const types = await clientTypes(document);
+  if (!existsSync(CLIENT_TYPES_FILE) || readFileSync(CLIENT_TYPES_FILE, 'utf8') !== types) {
+    writeFileSync(CLIENT_TYPES_FILE, types);
+    console.log(`wrote ${path.relative(root, CLIENT_TYPES_FILE)}`);
+  }
   if (documentFile) {
     mkdirSync(path.dirname(path.resolve(documentFile)), { recursive: true });
     writeFileSync(documentFile, `${JSON.stringify(document, null, 2)}\n`);

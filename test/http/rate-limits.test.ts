@@ -6,7 +6,7 @@ import { markNeedsReauth } from '../../src/domain/connections/connections.js';
 import { createConnectSession } from '../../src/domain/consent/sessions.js';
 import { startRunFakes } from '../fixtures/run-providers.js';
 import { connectionIn } from '../support/builders.js';
-import { later } from '../support/clock.js';
+import { fromStartOfMinute, later } from '../support/clock.js';
 import { eachDialect, problem, type Harness, type InjectResult } from '../support/harness.js';
 
 const fakes = await startRunFakes();
@@ -14,15 +14,6 @@ after(() => fakes.close());
 
 function run(h: Harness, task: string, payload: object, headers: Record<string, string | null> = {}) {
   return h.request({ method: 'POST', url: `/v1/tasks/${task}/run`, payload, headers });
-}
-
-/**
- * Counters are per clock minute: a suite that counts up to a limit starts early in a minute, so the
- * window cannot turn over (and reset the count) halfway.
- */
-async function startOfWindow(): Promise<void> {
-  const left = 60_000 - (Date.now() % 60_000);
-  if (left < 20_000) await new Promise((resolve) => setTimeout(resolve, left + 50));
 }
 
 function expectRateLimitHeaders(res: InjectResult, policy: string): void {
@@ -52,7 +43,7 @@ async function issueToken(h: Harness, principal: string): Promise<string> {
 }
 
 eachDialect('rate limits: every run request counts, whatever it answers', (h) => {
-  before(startOfWindow);
+  fromStartOfMinute();
   beforeEach(() => fakes.reset());
 
   it('counts misses, invalid input and grant_required, with RateLimit headers on each, then answers 429', async () => {
@@ -81,7 +72,7 @@ eachDialect('rate limits: every run request counts, whatever it answers', (h) =>
 }, { config: fakes.config({ rate_limits: { run: 6 } }) });
 
 eachDialect('rate limits: requests whose body cannot be read count too', (h) => {
-  before(startOfWindow);
+  fromStartOfMinute();
   beforeEach(() => fakes.reset());
 
   it('counts malformed JSON and oversized bodies, with RateLimit headers on each, then answers 429', async () => {
@@ -104,10 +95,8 @@ eachDialect('rate limits: requests whose body cannot be read count too', (h) => 
 }, { config: fakes.config({ rate_limits: { run: 4 }, limits: { max_body_bytes: 1024 } }) });
 
 eachDialect('rate limits: a spent budget costs no body', (h) => {
-  before(async () => {
-    await startOfWindow();
-    await h().server.start();
-  });
+  fromStartOfMinute();
+  before(() => h().server.start());
 
   it('refuses a run past a budget already spent this window before its body is read, counting nothing more', async () => {
     fakes.reset();
@@ -143,7 +132,7 @@ eachDialect('rate limits: a spent budget costs no body', (h) => {
 }, { config: fakes.config({ rate_limits: { run: 2 }, server: { public_url: 'http://gateway.test', payload_timeout_ms: 10000 } }) });
 
 eachDialect('rate limits: connect links in run errors', (h) => {
-  before(startOfWindow);
+  fromStartOfMinute();
   beforeEach(() => fakes.reset());
 
   async function sessionsOf(principal: string) {
@@ -245,7 +234,7 @@ eachDialect('rate limits: connect links in run errors', (h) => {
 }, { config: fakes.config({ rate_limits: { run: 1000 } }) });
 
 eachDialect('rate limits: grant_required runs past the limit', (h) => {
-  before(startOfWindow);
+  fromStartOfMinute();
 
   it('answer 429 with Retry-After and RateLimit headers and make no more sessions', async () => {
     for (let i = 0; i < 4; i++) {
@@ -259,7 +248,7 @@ eachDialect('rate limits: grant_required runs past the limit', (h) => {
 }, { config: fakes.config({ rate_limits: { run: 4 } }) });
 
 eachDialect('rate limits: per user principal across keys and tokens', (h) => {
-  before(startOfWindow);
+  fromStartOfMinute();
   beforeEach(() => fakes.reset());
 
   it('lets a user principal run rate_limits.per_principal.run times a minute over every key and token, then 429', async () => {
@@ -294,7 +283,7 @@ eachDialect('rate limits: per user principal across keys and tokens', (h) => {
 }, { config: fakes.config({ rate_limits: { run: 100, per_principal: { run: 3 } } }) });
 
 eachDialect('rate limits: every limited class answers with RateLimit headers, errors included', (h) => {
-  before(startOfWindow);
+  fromStartOfMinute();
 
   it('tokens, webhooks, connect_sessions and connections carry them on a 400 too, and count it', async () => {
     const bad = [

@@ -14,3 +14,22 @@ export async function later<T>(ms: number, fn: () => Promise<T>): Promise<T> {
     Date.now = outer;
   }
 }
+
+/**
+ * Registers hooks that start the suite one second into a clock minute, as Date.now() sees it, and
+ * give it real time back afterwards: per-minute counters (rate limits) then have 59 s before their
+ * window turns over, so a suite counting up to a limit never sees the count reset halfway, and never
+ * waits for a new minute. Date.now only moves forward, by at most a minute; `later()` still works inside.
+ */
+export function fromStartOfMinute(): void {
+  let real: (() => number) | undefined;
+  before(() => {
+    const outer = Date.now;
+    const shift = 61_000 - (outer() % 60_000);
+    real = outer;
+    Date.now = () => outer() + shift;
+  });
+  after(() => {
+    if (real) Date.now = real;
+  });
+}

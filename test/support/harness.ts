@@ -6,7 +6,7 @@ import { bootstrapIfEmpty } from '../../src/domain/bootstrap.js';
 import type { Gateway } from '../../src/domain/gateway.js';
 import { createServer } from '../../src/http/server.js';
 import { checkAgainstDocument } from './api-document.js';
-import { createTestDatabase, dialects, type Dialect, type TestDatabase } from './databases.js';
+import { createMigratedTestDatabase, dialects, type Dialect, type TestDatabase } from './databases.js';
 
 export interface Harness {
   dialect: Dialect;
@@ -37,7 +37,7 @@ export interface HarnessOptions {
 
 /** A migrated database with the default organization and its owner key, and a hapi server for inject. */
 export async function createHarness(dialect: Dialect, options: HarnessOptions = {}): Promise<Harness> {
-  const database = await createTestDatabase(dialect);
+  const database = await createMigratedTestDatabase(dialect);
   const config = loadConfig({
     env: {},
     overrides: {
