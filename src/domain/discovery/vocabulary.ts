@@ -1,5 +1,4 @@
-import { STOP_WORDS } from './lexicon.js';
-import { stem, words } from './text.js';
+import { isStopWord, stem, words } from './read.js';
 
 /**
  * Terms are what the index and a job share: the stem of one word ("email"), or a phrase a synonym group
@@ -12,8 +11,6 @@ export interface Vocabulary {
   /** First stem of each phrase to the phrases (stem sequences) starting with it, longest first. */
   phrases: Map<string, string[][]>;
 }
-
-export const stopWords = new Set(STOP_WORDS);
 
 export function buildVocabulary(groups: string[][]): Vocabulary {
   const related = new Map<string, Set<string>>();
@@ -46,7 +43,7 @@ export function textTerms(vocabulary: Vocabulary, text: string): string[] {
   const stems = all.map(stem);
   const terms: string[] = [];
   all.forEach((word, position) => {
-    if (!stopWords.has(word) && word.length > 1) terms.push(stems[position]);
+    if (!isStopWord(word) && word.length > 1) terms.push(stems[position]);
     const phrase = phraseAt(vocabulary, stems, position);
     if (phrase) terms.push(phrase.join(' '));
   });

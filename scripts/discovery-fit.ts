@@ -1,0 +1,184 @@
+/**
+ * Fits discovery's parameters (src/domain/discovery/parameters.ts) on the fitting halves of the labelled jobs of
+ * the built-in catalog and of the two foreign catalogs (test/fixtures/discovery/), and writes them:
+ *
+ * - the ranking parameters by coordinate descent over a fixed grid, starting from a plain BM25F;
+ * - for each ranking tried, the qualifying weights by a logistic regression telling a right candidate from a
+ *   wrong one (among each job's first three), then the bias by a sweep.
+ *
+ * Each ranking is scored per catalog by the mean of top-1, MRR and true negatives; catalogs are averaged and half
+ * the worst is added, so no catalog is traded for another. Deterministic: run again, it writes the same file.
+ *
+ *   npm run discovery:fit            fit and write parameters.ts
+ *   npm run discovery:fit -- --check fit and fail unless the result equals the shipped parameters
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Catalog } from '../src/domain/catalog/types.js';
+import { buildIndex, qualifies, QUALIFYING, rank, SIMILARITY_FLOOR, type DiscoveryIndex, type Features, type Parameters } from '../src/domain/discovery/engine.js';
+import { FITTED } from '../src/domain/discovery/parameters.js';
+import { readJob, type ReadJob } from '../src/domain/discovery/read.js';
+import { describeFigures, jobSets, measure, type JobSet } from '../test/fixtures/discovery/sets.js';
+
+type Qualifying = (typeof QUALIFYING)[number];
+type Ranking = Exclude<keyof Parameters, Qualifying>;
+
+/** The values each ranking parameter may take; the search starts from the first of each, a plain BM25F. */
+const GRID: Record<Ranking, number[]> = {
+  titleWeight: [3, 2, 4, 5],
+  keywordsWeight: [2, 1, 3, 4],
+  capabilityWeight: [2, 1, 3],
+  idWeight: [2, 1, 3],
+  descriptionWeight: [1, 0.5, 1.5],
+  inputsWeight: [1, 0.25, 0.5],
+  providerWeight: [1, 2, 3],
+  formsWeight: [0, 0.5, 1, 2],
+  synonymWeight: [0.8, 0.6, 0.9, 1],
+  similarityWeight: [0.6, 0.4, 0.5, 0.7, 0.8],
+  similarityLeast: [0.5, SIMILARITY_FLOOR, 0.45, 0.55, 0.6, 0.65],
+  unknownWeight: [0.5, 0.1, 0.25, 0.75, 1],
+  properUnknownWeight: [0.1, 0, 0.25, 0.5],
+  deedWeight: [1, 0.5, 1.5, 2],
+  coveragePower: [1, 0, 0.5, 2, 3],
+  questionWrite: [0.5, 0.3, 0.7, 1],
+  identifierFit: [1.2, 1, 1.5, 2],
+  negatedFit: [0.3, 0.1, 0.6, 1],
+  clauseMix: [0.5, 0, 0.25, 0.75, 1],
+  describedCoverage: [1, 0.25, 0.5, 0.75],
+  missedDeed: [0.7, 1, 0.5, 0.85],
+  deedFloor: [1, 0.5, 0.7, 0.85],
+};
+const PASSES = 4;
+/** The depth of the reciprocal rank. */
+const RANK_DEPTH = 10;
+/** Every candidate qualifies under these weights: the ranking is taken whole, and qualifying is applied afterwards. */
+const QUALIFY_ALL = Object.fromEntries(QUALIFYING.map((name) => [name, name === 'qualifyBias' ? 1 : 0])) as Record<Qualifying, number>;
+
+/** One job ranked: its candidates' capabilities and features, and the expected capability (none for an impossible job). */
+interface Case {
+  catalog: Catalog;
+  expected?: string;
+  candidates: { capability: string; features: Features }[];
+}
+
+const readings = new Map<string, ReadJob>();
+const read = (job: string) => readings.get(job) ?? readings.set(job, readJob(job)).get(job)!;
+/** The first index built of each catalog: later ones reuse its word vectors and neighbours. */
+const firstIndexes = new Map<Catalog, DiscoveryIndex>();
+
+function rankAll(sets: JobSet[], ranking: Record<Ranking, number>): Case[] {
+  const parameters = { ...ranking, ...QUALIFY_ALL } as Parameters;
+  const indexes = new Map<Catalog, DiscoveryIndex>();
+  const cases: Case[] = [];
+  for (const set of sets) {
+    let index = indexes.get(set.catalog);
+    if (!index) {
+      index = buildIndex(set.catalog, parameters, firstIndexes.get(set.catalog));
+      if (!firstIndexes.has(set.catalog)) firstIndexes.set(set.catalog, index);
+      indexes.set(set.catalog, index);
+    }
+    const ranked = (job: string) => rank(index, job, RANK_DEPTH, read(job)).candidates.map((candidate) => ({ capability: candidate.task.capability, features: candidate.features }));
+    for (const { job, task } of set.jobs) cases.push({ catalog: set.catalog, expected: set.catalog.tasks.get(task)!.capability, candidates: ranked(job) });
+    for (const job of set.impossible) cases.push({ catalog: set.catalog, candidates: ranked(job) });
+  }
+  return cases;
+}
+
+/** The objective of qualifying weights over ranked cases (see the header). */
+function objective(cases: Case[], weights: Record<Qualifying, number>): number {
+  const parameters = weights as Parameters;
+  const perCatalog = new Map<Catalog, { jobs: number; first: number; reciprocal: number; impossible: number; none: number }>();
+  for (const { catalog, expected, candidates } of cases) {
+    const tally = perCatalog.get(catalog) ?? perCatalog.set(catalog, { jobs: 0, first: 0, reciprocal: 0, impossible: 0, none: 0 }).get(catalog)!;
+    const kept = candidates.filter((candidate) => qualifies(parameters, candidate.features));
+    if (expected === undefined) {
+      tally.impossible += 1;
+      if (kept.length === 0) tally.none += 1;
+    } else {
+      tally.jobs += 1;
+      const position = kept.findIndex((candidate) => candidate.capability === expected);
+      if (position === 0) tally.first += 1;
+      if (position >= 0) tally.reciprocal += 1 / (position + 1);
+    }
+  }
+  const values = [...perCatalog.values()].map((t) => (t.first / t.jobs + t.reciprocal / t.jobs + t.none / t.impossible) / 3);
+  return values.reduce((sum, value) => sum + value, 0) / values.length + Math.min(...values) / 2;
+}
+
+const round = (value: number) => Math.round(value * 1000) / 1000;
+
+/**
+ * Logistic regression by gradient descent telling the first candidate of a job it does (1) from the first candidate
+ * of an impossible job (0); then the bias swept. A wrong first candidate of a possible job teaches neither.
+ */
+function fitQualifying(cases: Case[]): { weights: Record<Qualifying, number>; value: number } {
+  const examples = cases.flatMap(({ expected, candidates }) => {
+    const [first] = candidates;
+    if (!first || (expected !== undefined && first.capability !== expected)) return [];
+    return [{ x: first.features, y: expected === undefined ? 0 : 1 }];
+  });
+  const w = new Float64Array(QUALIFYING.length);
+  const RATE = 0.5;
+  const L2 = 0.001;
+  for (let step = 0; step < 1500; step += 1) {
+    const gradient = new Float64Array(w.length);
+    for (const { x, y } of examples) {
+      const z = x.reduce((sum, value, at) => sum + value * w[at], 0);
+      const error = 1 / (1 + Math.exp(-z)) - y;
+      for (let at = 0; at < w.length; at += 1) gradient[at] += error * x[at];
+    }
+    for (let at = 0; at < w.length; at += 1) w[at] -= RATE * (gradient[at] / examples.length + L2 * w[at]);
+  }
+  const weights = Object.fromEntries(QUALIFYING.map((name, at) => [name, round(w[at])])) as Record<Qualifying, number>;
+  let best = { weights, value: objective(cases, weights) };
+  for (let shift = -3; shift <= 3; shift += 0.1) {
+    const shifted = { ...weights, qualifyBias: round(weights.qualifyBias + shift) };
+    const value = objective(cases, shifted);
+    if (value > best.value + 1e-9) best = { weights: shifted, value };
+  }
+  return best;
+}
+
+export function fit(sets: JobSet[]): { parameters: Parameters; value: number } {
+  const ranking = Object.fromEntries(Object.entries(GRID).map(([name, values]) => [name, values[0]])) as Record<Ranking, number>;
+  let best = fitQualifying(rankAll(sets, ranking));
+  for (let pass = 0; pass < PASSES; pass += 1) {
+    let improved = false;
+    for (const name of Object.keys(GRID) as Ranking[]) {
+      for (const candidate of GRID[name]) {
+        if (candidate === ranking[name]) continue;
+        const tried = fitQualifying(rankAll(sets, { ...ranking, [name]: candidate }));
+        if (tried.value > best.value + 1e-9) {
+          best = tried;
+          ranking[name] = candidate;
+          improved = true;
+          console.log(`  ${name} = ${candidate}: ${best.value.toFixed(4)}`);
+        }
+      }
+    }
+    if (!improved) break;
+  }
+  return { parameters: { ...ranking, ...best.weights } as Parameters, value: best.value };
+}
+
+const parametersFile = fileURLToPath(new URL('../src/domain/discovery/parameters.ts', import.meta.url));
+
+function source(parameters: Parameters): string {
+  const header = readFileSync(parametersFile, 'utf8').split('export const FITTED')[0];
+  return `${header}export const FITTED = {\n${Object.entries(parameters).map(([name, value]) => `  ${name}: ${value},`).join('\n')}\n};\n`;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const sets = jobSets('fitting');
+  const { parameters, value } = fit(sets);
+  console.log(`objective ${value.toFixed(4)}`);
+  for (const set of sets) console.log(describeFigures(set.name, measure(set, buildIndex(set.catalog, parameters))));
+  if (process.argv.includes('--check')) {
+    const same = (Object.keys(parameters) as (keyof Parameters)[]).every((name) => FITTED[name] === parameters[name]);
+    console.log(same ? 'the shipped parameters are reproduced' : `the shipped parameters differ from the fit: ${JSON.stringify(parameters)}`);
+    process.exitCode = same ? 0 : 1;
+  } else {
+    writeFileSync(parametersFile, source(parameters));
+    console.log(`wrote ${parametersFile}`);
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * Discovery's parameters, written by `npm run discovery:fit` (scripts/discovery-fit.ts) from the fitting halves
+ * of the labelled jobs of three catalogs; docs/discovery.md says what each does. Do not edit by hand.
+ */
+export const FITTED = {
+  titleWeight: 2,
+  keywordsWeight: 4,
+  capabilityWeight: 1,
+  idWeight: 1,
+  descriptionWeight: 0.5,
+  inputsWeight: 0.25,
+  providerWeight: 1,
+  formsWeight: 2,
+  synonymWeight: 0.8,
+  similarityWeight: 0.5,
+  similarityLeast: 0.55,
+  unknownWeight: 0.5,
+  properUnknownWeight: 0,
+  deedWeight: 0.5,
+  coveragePower: 1,
+  questionWrite: 0.5,
+  identifierFit: 1,
+  negatedFit: 0.6,
+  clauseMix: 1,
+  describedCoverage: 1,
+  missedDeed: 0.7,
+  deedFloor: 0.5,
+  qualifyBias: -2.095,
+  qualifyScore: 2.793,
+  qualifyCoverage: 3.569,
+  qualifyDeed: 0.392,
+  qualifyUnknown: -0.405,
+  qualifyQuestionWrite: 0.082,
+  qualifyRelative: -1.295,
+  qualifyDeedSimilarity: 0.516,
+  qualifyVerb: -2.278,
+};

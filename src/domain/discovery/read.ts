@@ -1,0 +1,114 @@
+import winkNLP, { type ItemSentence, type ItemToken } from 'wink-nlp';
+import model from 'wink-eng-lite-web-model';
+import { stemmer } from 'stemmer';
+
+/**
+ * Reading a job in plain English with wink-nlp and its English model: sentence and clause boundaries,
+ * parts of speech and lemmas, negation, and values (numbers, e-mail addresses, URLs, dates, amounts, quoted
+ * text, identifiers). Nothing here knows what a catalog offers: it says only how the job is written.
+ */
+
+/** The English reader, made on first use: its model takes a few hundred milliseconds to load. */
+let reader: ReturnType<typeof winkNLP> | undefined;
+const nlp = () => (reader ??= winkNLP(model));
+
+/** A word of the job that may name what a task does or works on. */
+export interface JobWord {
+  /** Lowercase, as written. */
+  word: string;
+  lemma: string;
+  stem: string;
+  /** A verb: the deed the job asks for. */
+  verb: boolean;
+  /** A proper noun: often a value (a name, a place) rather than what a task is. */
+  proper: boolean;
+  /** The clause the word is in, counted from 0: clauses end at punctuation, conjunctions and sentence ends. */
+  clause: number;
+}
+
+export interface ReadJob {
+  words: JobWord[];
+  /** Words the job excludes ("not on Slack", "don't email"): a task named by them is not the one asked for. */
+  negated: string[];
+  /** The job asks something (what, which, who, how...), rather than asking for something to be done. */
+  question: boolean;
+  /** The job gives an identifier: a chunk mixing letters and digits, or a number after "#". */
+  identifier: boolean;
+}
+
+/** Quoted text is a value (a message, a title), never what the job asks of a task. */
+const QUOTED = /"[^"]*"|“[^”]*”|‘[^’]*’|(?<![\p{L}\p{N}])'(?:[^']|(?<=\p{L})'(?=\p{L}))+'(?![\p{L}\p{N}])/gu;
+/** A chunk mixing letters and digits ("ENG-1423", "cus_9fQ2") or a number after "#": an identifier. */
+const IDENTIFIER = /(?:^|\s)(?:#\d+|(?=[\w-]*\d)(?=[\w-]*\p{L})[\p{L}\d]+(?:[-_][\p{L}\d]+)+|\p{L}+\d+\w*)(?=$|[\s,.;:!?)])/u;
+/** Parts of speech that carry no deed or thing. */
+const FUNCTION_TAGS = new Set(['PRON', 'DET', 'ADP', 'AUX', 'CCONJ', 'SCONJ', 'PART', 'INTJ', 'NUM', 'PUNCT', 'SYM', 'X', 'SPACE']);
+/** Question words by their part of speech and position: a job opening with one asks something. */
+const QUESTION_OPENERS = new Set(['what', 'whats', 'which', 'who', 'whose', 'when', 'where', 'why', 'how', 'hows']);
+
+/** Parts of speech that open the object of a command's verb. */
+const OBJECT_OPENERS = new Set(['DET', 'PRON', 'NUM']);
+/** Parts of speech that end a clause: punctuation and conjunctions ("and", "because", "so that"). */
+const CLAUSE_ENDS = new Set(['PUNCT', 'CCONJ', 'SCONJ']);
+
+const stopWords = new Map<string, boolean>();
+
+/** Whether wink's English model counts a lowercase word as a stop word (a word too common to mean anything). */
+export function isStopWord(word: string): boolean {
+  let stop = stopWords.get(word);
+  if (stop === undefined) {
+    stop = nlp().readDoc(word).tokens().out(nlp().its.stopWordFlag)[0] === true;
+    if (stopWords.size < 100_000) stopWords.set(word, stop);
+  }
+  return stop;
+}
+
+const ACCENT = /\p{M}+/gu;
+
+/** Lowercase words of catalog text: prose, dotted ids, snake_case and kebab-case all split into words. */
+export function words(text: string): string[] {
+  return text.normalize('NFKD').replace(ACCENT, '').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+}
+
+export function stem(word: string): string {
+  return stemmer(word);
+}
+
+/** Reads a job: its content words, what it excludes, whether it is a question, whether it names an identifier. */
+export function readJob(job: string): ReadJob {
+  const text = job.normalize('NFKC').replace(QUOTED, ' ');
+  const doc = nlp().readDoc(text);
+  const its = nlp().its;
+  const read: ReadJob = { words: [], negated: [], question: false, identifier: IDENTIFIER.test(text) };
+  let clause = 0;
+  doc.sentences().each((sentence: ItemSentence) => {
+    const tokens = sentence.tokens();
+    clause += 1;
+    const first = String(tokens.itemAt(0)?.out(its.normal) ?? '');
+    if (QUESTION_OPENERS.has(first.replace(/'s$/, ''))) read.question = true;
+    const tags = tokens.out(its.pos).map(String);
+    // The sentence's first content word, when a determiner, pronoun or number follows it, is the verb of a command
+    // ("archive the project", "log 3h of work"), whatever the tagger made of a word it saw without a subject.
+    const opening = tags.findIndex((tag, at) => !FUNCTION_TAGS.has(tag) && !tokens.itemAt(at).out(its.stopWordFlag));
+    const commands = opening >= 0 && OBJECT_OPENERS.has(tags[opening + 1] ?? '') && !read.question;
+    tokens.each((token: ItemToken, at: number) => {
+      const tag = tags[at];
+      if (CLAUSE_ENDS.has(tag)) clause += 1;
+      if (token.out(its.type) !== 'word') return;
+      const written = String(token.out(its.normal)).normalize('NFKD').replace(ACCENT, '');
+      if (/\d/.test(written) || !/\p{L}/u.test(written)) return;
+      if (FUNCTION_TAGS.has(tag) || token.out(its.stopWordFlag)) return;
+      const verb = tag === 'VERB' || (commands && at === opening);
+      // A word joined by hyphens ("on-call", "to-do") is read as its parts.
+      const parts = written.split(/[^\p{L}]+/u).filter((part) => part.length > 1 && !isStopWord(part));
+      for (const word of parts) {
+        if (token.out(its.negationFlag)) {
+          read.negated.push(stem(word));
+          continue;
+        }
+        const lemma = parts.length === 1 ? String(token.out(its.lemma as never)).toLowerCase() : word;
+        read.words.push({ word, lemma, stem: stem(lemma), verb, proper: tag === 'PROPN' && !verb, clause });
+      }
+    });
+  });
+  return read;
+}
