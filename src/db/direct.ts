@@ -292,7 +292,10 @@ export function groupCommitter(connection: DirectStatements) {
  * SQLITE_BUSY at once, without the wait), and no read sees a group's rows before they are committed.
  */
 export async function openSqliteDirect(storage: string, pragmas: string, mode?: number): Promise<DirectDriver> {
-  const [reads, writing, transactional] = await Promise.all([1, 2, 3].map(() => openSqliteConnection(storage, pragmas, mode)));
+  // The first connection alone: on a new file its `journal_mode=WAL` takes an exclusive lock, which SQLite may
+  // refuse at once (SQLITE_BUSY, no busy wait) to a connection opened beside it; once set, WAL mode stays.
+  const reads = await openSqliteConnection(storage, pragmas, mode);
+  const [writing, transactional] = await Promise.all([1, 2].map(() => openSqliteConnection(storage, pragmas, mode)));
   const writes = groupCommitter(writing);
   const transactions = serialTransactions(transactional);
   return {

@@ -39,14 +39,13 @@ export interface CliDatabase {
  * A fresh database of the suite's own, migrated with `gateway migrate` (only `migrate` and `serve` set a
  * database up), dropped afterwards.
  */
-export function useCliDatabase(dialect: Dialect, options: { migrated?: boolean } = {}): CliDatabase {
+export function useCliDatabase(dialect: Dialect): CliDatabase {
   let database: TestDatabase | undefined;
   let env: NodeJS.ProcessEnv = {};
   before(async function () {
     this.timeout(60000);
     database = await createTestDatabase(dialect);
     env = databaseEnv(database);
-    if (options.migrated === false) return;
     const migrated = await gateway(['migrate'], env);
     expect(migrated.code, migrated.stderr).to.equal(0);
   });

@@ -97,7 +97,7 @@ for (const dialect of dialects) {
       refusedWith(await gateway(['webhooks', 'register', receiver.url], strict), new RegExp(`^gateway: webhook target refused: the URL must use https${switchHint}$`));
       refusedWith(await gateway(['webhooks', 'register', 'http://127.0.0.1:3999/hooks'], strict), new RegExp(`^gateway: webhook target refused: the URL must use https${switchHint}$`));
       // The switch does not open metadata addresses, so it is not offered for them.
-      refusedWith(await gateway(['webhooks', 'register', 'http://169.254.169.254/'], strict), /^gateway: webhook target refused: [^(]*metadata address[^(]*$/);
+      refusedWith(await gateway(['webhooks', 'register', 'https://169.254.169.254/'], strict), /^gateway: webhook target refused: [^(]*metadata address[^(]*$/);
     });
 
     it('acts on the organization named by --org', async () => {
