@@ -10,6 +10,8 @@ import type { Gateway } from '../domain/gateway.js';
 import { createKeyring } from '../domain/secrets.js';
 
 export { DatabaseUnavailable };
+export { migrate } from '../db/migrator.js';
+export { schemaState } from '../db/inspect.js';
 
 /** A database a command cannot work on as it is (missing, or lacking migrations); the message says what to run. */
 export class DatabaseNotReady extends Error {}
@@ -18,8 +20,6 @@ export class DatabaseNotReady extends Error {}
 export function lacking(url: string, pending: string[]): string {
   return `the ${describeDatabase(url)} lacks ${pending.length} migration${pending.length > 1 ? 's' : ''} (${pending.join(', ')})`;
 }
-export { migrate } from '../db/migrator.js';
-export { schemaState } from '../db/inspect.js';
 
 /**
  * The composition root: how `gateway serve`, the admin commands and the tests put a Gateway together from a
