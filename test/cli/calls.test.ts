@@ -88,6 +88,7 @@ for (const dialect of dialects) {
         charged_micros: 0,
         latency_ms: null,
         tag: null,
+        approval_id: null,
         created_at: at,
         updated_at: at,
         ...extra,
