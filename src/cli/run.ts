@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { approvals } from './commands/approvals/index.js';
 import { calls } from './commands/calls/index.js';
 import { catalog } from './commands/catalog/index.js';
 import { doctor } from './commands/doctor/index.js';
@@ -35,6 +36,7 @@ function program(argv: string[], invocation: Invocation): Command {
     .addCommand(catalog())
     .addCommand(webhooks())
     .addCommand(calls())
+    .addCommand(approvals())
     .addCommand(doctor())
     .addCommand(mcp());
   root.hook('preAction', (_root, actionCommand) => refuseEmptyValues(actionCommand));

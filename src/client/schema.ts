@@ -86,6 +86,129 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/approval-policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description success */
+                200: {
+                    headers: {
+                        "svc-catalog-version": components["headers"]["CatalogVersion"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApprovalPolicy"];
+                    };
+                };
+                400: components["responses"]["InvalidInput"];
+                401: components["responses"]["UnauthenticatedOrInvalidToken"];
+                403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
+                408: components["responses"]["RequestTimeout"];
+                413: components["responses"]["PayloadTooLarge"];
+                500: components["responses"]["InternalError"];
+            };
+        };
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description task kinds whose runs need approval */
+                        kinds?: ("data" | "action" | "account" | "utility")[];
+                        /** @description task id patterns whose runs need approval; * stands for any characters */
+                        tasks?: string[];
+                        /** @description with it, only runs quoted above this USD price need approval; null or absent: any price */
+                        over_usd?: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description success */
+                200: {
+                    headers: {
+                        "svc-catalog-version": components["headers"]["CatalogVersion"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApprovalPolicy"];
+                    };
+                };
+                400: components["responses"]["InvalidInput"];
+                401: components["responses"]["UnauthenticatedOrInvalidToken"];
+                403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
+                408: components["responses"]["RequestTimeout"];
+                413: components["responses"]["PayloadTooLarge"];
+                500: components["responses"]["InternalError"];
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/approvals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description success */
+                200: {
+                    headers: {
+                        "svc-catalog-version": components["headers"]["CatalogVersion"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApprovalList"];
+                    };
+                };
+                400: components["responses"]["InvalidInput"];
+                401: components["responses"]["UnauthenticatedOrInvalidToken"];
+                403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
+                408: components["responses"]["RequestTimeout"];
+                413: components["responses"]["PayloadTooLarge"];
+                500: components["responses"]["InternalError"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/calls": {
         parameters: {
             query?: never;
@@ -872,6 +995,84 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/hosted/approvals/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description an HTML page for a browser */
+                200: {
+                    headers: {
+                        "svc-catalog-version": components["headers"]["CatalogVersion"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                400: components["responses"]["InvalidInputPage"];
+                401: components["responses"]["InvalidTokenPage"];
+                408: components["responses"]["RequestTimeoutPage"];
+                413: components["responses"]["PayloadTooLargePage"];
+                500: components["responses"]["InternalErrorPage"];
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/x-www-form-urlencoded": {
+                        csrf?: string;
+                        /** @enum {string} */
+                        decision: "approve" | "decline";
+                    };
+                };
+            };
+            responses: {
+                /** @description a redirect to the Location header */
+                303: {
+                    headers: {
+                        "svc-catalog-version": components["headers"]["CatalogVersion"];
+                        Location: components["headers"]["Location"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["InvalidInputPage"];
+                401: components["responses"]["InvalidTokenPage"];
+                403: components["responses"]["UntrustedOriginOrApprovalExpiredPage"];
+                408: components["responses"]["RequestTimeoutPage"];
+                413: components["responses"]["PayloadTooLargePage"];
+                500: components["responses"]["InternalErrorPage"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/hosted/connect/callback": {
         parameters: {
             query?: never;
@@ -1198,6 +1399,8 @@ export interface paths {
                     "svc-sort"?: "cost" | "latency" | "reliability";
                     "svc-zero-retention"?: "true" | "false";
                     "svc-version"?: string;
+                    /** @description the approval this run goes under, from an approval_required answer (docs/approvals.md) */
+                    "svc-approval"?: string;
                     "idempotency-key"?: string;
                 };
                 path?: never;
@@ -1754,6 +1957,8 @@ export interface paths {
                     "svc-sort"?: "cost" | "latency" | "reliability";
                     "svc-zero-retention"?: "true" | "false";
                     "svc-version"?: string;
+                    /** @description the approval this run goes under, from an approval_required answer (docs/approvals.md) */
+                    "svc-approval"?: string;
                     "idempotency-key"?: string;
                 };
                 path: {
@@ -1788,10 +1993,10 @@ export interface paths {
                 400: components["responses"]["InvalidInputOrPrincipalRequired"];
                 401: components["responses"]["UnauthenticatedOrInvalidTokenOrConnectionInvalid"];
                 402: components["responses"]["NoCredential"];
-                403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbiddenOrGrantRequiredOrConnectionRequiredOrScopeRequiredOrConnectionForbidden"];
+                403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbiddenOrGrantRequiredOrConnectionRequiredOrScopeRequiredOrConnectionForbiddenOrApprovalRequiredOrApprovalDeclinedOrApprovalExpired"];
                 404: components["responses"]["TaskNotFoundOrConnectionNotFoundOrMiss"];
                 408: components["responses"]["RequestTimeout"];
-                409: components["responses"]["CatalogVersionMismatchOrConnectionAmbiguousOrIdempotencyInFlight"];
+                409: components["responses"]["CatalogVersionMismatchOrConnectionAmbiguousOrIdempotencyInFlightOrApprovalMismatch"];
                 410: components["responses"]["TaskRetiredOrTaskBroken"];
                 413: components["responses"]["PayloadTooLarge"];
                 429: components["responses"]["RateLimited"];
@@ -2147,6 +2352,38 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        Approval: {
+            id: string;
+            task_id: string;
+            principal: string;
+            /** @enum {string} */
+            status: "pending" | "approved" | "declined";
+            price_usd: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string;
+            /** Format: date-time */
+            decided_at: string | null;
+            /**
+             * Format: date-time
+             * @description when a run used it; an approval runs one call
+             */
+            used_at: string | null;
+        };
+        ApprovalList: {
+            approvals: components["schemas"]["Approval"][];
+            /** @description the cursor of the next page, or null on the last one */
+            next_cursor: string | null;
+        };
+        ApprovalPolicy: {
+            /** @description task kinds whose runs need approval */
+            kinds: ("data" | "action" | "account" | "utility")[];
+            /** @description task id patterns whose runs need approval (* stands for any characters) */
+            tasks: string[];
+            /** @description only runs quoted above this USD price need approval; null: any price */
+            over_usd: number | null;
+        };
         Call: {
             id: string;
             task: string;
@@ -2163,6 +2400,8 @@ export interface components {
             charged_usd: number;
             latency_ms: number | null;
             tag: string | null;
+            /** @description the approval the call ran under, or the one it asked for when it answered approval_required */
+            approval_id: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -2447,6 +2686,12 @@ export interface components {
             call_id?: string;
             /** @description catalog_version_mismatch: the version this gateway serves */
             catalog_version?: string;
+            /** @description approval_required, approval_mismatch, approval_declined: the approval (send it as svc-approval once approved) */
+            approval_id?: string;
+            /** @description approval_required: the page where the end user approves or declines the run */
+            approval_url?: string;
+            /** @description approval_required: when the approval expires (approvals.ttl_s) */
+            expires_at?: string;
         } & {
             [key: string]: unknown;
         };
@@ -2654,8 +2899,8 @@ export interface components {
                 };
             };
         };
-        /** @description codes: catalog_version_mismatch, connection_ambiguous, idempotency_in_flight */
-        CatalogVersionMismatchOrConnectionAmbiguousOrIdempotencyInFlight: {
+        /** @description codes: catalog_version_mismatch, connection_ambiguous, idempotency_in_flight, approval_mismatch */
+        CatalogVersionMismatchOrConnectionAmbiguousOrIdempotencyInFlightOrApprovalMismatch: {
             headers: {
                 "svc-catalog-version": components["headers"]["CatalogVersion"];
                 [name: string]: unknown;
@@ -2665,7 +2910,7 @@ export interface components {
                     /** @constant */
                     status?: 409;
                     /** @enum {unknown} */
-                    code?: "catalog_version_mismatch" | "connection_ambiguous" | "idempotency_in_flight";
+                    code?: "catalog_version_mismatch" | "connection_ambiguous" | "idempotency_in_flight" | "approval_mismatch";
                 };
             };
         };
@@ -2854,8 +3099,8 @@ export interface components {
                 };
             };
         };
-        /** @description codes: no_active_organization, untrusted_origin, role_forbidden, principal_forbidden, grant_required, connection_required, scope_required, connection_forbidden */
-        NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbiddenOrGrantRequiredOrConnectionRequiredOrScopeRequiredOrConnectionForbidden: {
+        /** @description codes: no_active_organization, untrusted_origin, role_forbidden, principal_forbidden, grant_required, connection_required, scope_required, connection_forbidden, approval_required, approval_declined, approval_expired */
+        NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbiddenOrGrantRequiredOrConnectionRequiredOrScopeRequiredOrConnectionForbiddenOrApprovalRequiredOrApprovalDeclinedOrApprovalExpired: {
             headers: {
                 "svc-catalog-version": components["headers"]["CatalogVersion"];
                 [name: string]: unknown;
@@ -2865,7 +3110,7 @@ export interface components {
                     /** @constant */
                     status?: 403;
                     /** @enum {unknown} */
-                    code?: "no_active_organization" | "untrusted_origin" | "role_forbidden" | "principal_forbidden" | "grant_required" | "connection_required" | "scope_required" | "connection_forbidden";
+                    code?: "no_active_organization" | "untrusted_origin" | "role_forbidden" | "principal_forbidden" | "grant_required" | "connection_required" | "scope_required" | "connection_forbidden" | "approval_required" | "approval_declined" | "approval_expired";
                 };
             };
         };
@@ -3115,6 +3360,16 @@ export interface components {
                     /** @enum {unknown} */
                     code?: "unauthenticated" | "invalid_token" | "connection_invalid";
                 };
+            };
+        };
+        /** @description codes: untrusted_origin, approval_expired */
+        UntrustedOriginOrApprovalExpiredPage: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "text/html": string;
             };
         };
         /** @description codes: untrusted_origin */

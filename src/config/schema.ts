@@ -20,6 +20,7 @@ export interface Config {
   };
   connect: { session_ttl_s: number };
   connections_page: { ttl_s: number };
+  approvals: { ttl_s: number };
   upstream: { timeout_ms: number; max_response_bytes: number; max_response_nodes: number };
   mcp: { enabled: boolean };
   /** Bearer token of GET /metrics; null (the default) leaves metrics off and the route absent. */
@@ -72,6 +73,7 @@ export const configSchema = Joi.object<Config>({
   }).default(),
   connect: Joi.object({ session_ttl_s: Joi.number().integer().min(60).max(86400).default(900) }).default(),
   connections_page: Joi.object({ ttl_s: Joi.number().integer().min(60).max(7 * 86400).default(3600) }).default(),
+  approvals: Joi.object({ ttl_s: Joi.number().integer().min(60).max(86400).default(900) }).default(),
   upstream: Joi.object({
     timeout_ms: Joi.number().integer().min(100).max(600000).default(10000),
     max_response_bytes: Joi.number().integer().min(1).max(1024 * 1024 * 1024).default(10485760),

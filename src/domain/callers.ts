@@ -2,6 +2,7 @@ import { findActiveKeyByHash } from '../db/repos/api-keys.js';
 import { findLiveTokenByHash } from '../db/repos/user-tokens.js';
 import type { Role } from '../db/repos/api-keys.js';
 import { API_KEY_PREFIX } from './api-keys.js';
+import { decodeApprovalPolicy, type ApprovalPolicy } from './approvals/policy.js';
 import { GatewayError } from './errors.js';
 import type { Gateway } from './gateway.js';
 import { hashSecret, safeEqual } from './secrets.js';
@@ -20,6 +21,8 @@ export interface Caller {
   /** The principal a token is bound to; null for keys. */
   principal: string | null;
   expiresAt: number | null;
+  /** The organization's approval policy, read with the credential so a run needs no other lookup. */
+  approvalPolicy: ApprovalPolicy;
 }
 
 const roleRank: Record<Role, number> = { member: 0, admin: 1, owner: 2 };
@@ -51,6 +54,7 @@ export async function authenticate(gateway: Pick<Gateway, 'db'>, bearer: string,
         role: key.role,
         principal: null,
         expiresAt: null,
+        approvalPolicy: decodeApprovalPolicy(key.organization.approval_policy),
       };
     }
   } else if (bearer.startsWith(USER_TOKEN_PREFIX)) {
@@ -64,6 +68,7 @@ export async function authenticate(gateway: Pick<Gateway, 'db'>, bearer: string,
         role: null,
         principal: token.principal,
         expiresAt: token.expires_at,
+        approvalPolicy: decodeApprovalPolicy(token.organization.approval_policy),
       };
     }
   }

@@ -60,6 +60,7 @@ export async function createOrganization(gateway: Pick<Gateway, 'db'>, name: str
     status: 'active',
     trusted_origins: [],
     redirect_uris: [],
+    approval_policy: '{}',
     created_at: now,
     updated_at: now,
   };

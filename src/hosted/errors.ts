@@ -4,7 +4,7 @@ import { renderPage, type HostedPage } from './layout.js';
 
 /**
  * Any error on a hosted path as a page a person can act on. The codes the hosted flow raises on purpose
- * (connect_session_not_found, invalid_token, untrusted_origin) carry a detail written for the end user and
+ * (connect_session_not_found, invalid_token, untrusted_origin, approval_expired) carry a detail written for the end user and
  * show it; every other error gets a plain message by kind, never the developer-facing detail, a stack
  * trace or JSON.
  */
@@ -12,6 +12,7 @@ function wording(error: GatewayError): { title: string; message: string } {
   if (error.code === 'connect_session_not_found') return { title: 'This link cannot be used', message: error.message };
   if (error.code === 'invalid_token') return { title: 'This page link is not valid', message: error.message };
   if (error.code === 'untrusted_origin') return { title: 'Request not verified', message: error.message };
+  if (error.code === 'approval_expired') return { title: 'This request cannot be decided', message: error.message };
   if (error.code === 'oauth_app_required') {
     return { title: 'Connecting is not set up yet', message: 'The app that sent you here has not finished setting up this connection. Please let them know.' };
   }

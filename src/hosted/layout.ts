@@ -58,6 +58,10 @@ ul.connections li{border:1px solid var(--line);border-radius:12px;padding:14px 1
 .badge.needs_reauth{background:var(--warn-bg);color:var(--warn)}
 .badge.revoked{background:#eef0f3;color:var(--muted)}
 .empty{border:1px dashed var(--line);border-radius:12px;padding:24px;text-align:center;color:var(--muted)}
+dl.facts{margin:16px 0;display:grid;grid-template-columns:auto 1fr;gap:6px 14px;font-size:.95rem}
+dl.facts dt{color:var(--muted);font-weight:600}
+dl.facts dd{margin:0;word-break:break-word}
+pre.input{margin:0 0 20px;padding:12px 14px;border:1px solid var(--line);border-radius:10px;background:#f8f9fb;font:.85rem/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;white-space:pre-wrap;word-break:break-word;max-height:24rem;overflow:auto}
 footer{margin-top:18px;text-align:center;color:var(--muted);font-size:.8rem}
 @media (min-width:640px){.actions{flex-direction:row-reverse}.actions .primary{width:auto;flex:1}}
 `;

@@ -55,6 +55,7 @@ const call = record('Call', {
   charged_usd: Joi.number(),
   latency_ms: nullable(Joi.number()),
   tag: nullable(text()),
+  approval_id: nullable(text()).description('the approval the call ran under, or the one it asked for when it answered approval_required'),
   created_at: time(),
   updated_at: time(),
 });
@@ -258,6 +259,27 @@ export const records = {
     expires_at: time(),
   }),
   heldTokens: record('HeldUserBoundTokens', { tokens: list(heldToken), next_cursor: nextCursor() }),
+  approvalPolicy: record('ApprovalPolicy', {
+    kinds: list(oneOf(...TASK_KINDS)).description('task kinds whose runs need approval'),
+    tasks: list(text()).description('task id patterns whose runs need approval (* stands for any characters)'),
+    over_usd: nullable(Joi.number()).description('only runs quoted above this USD price need approval; null: any price'),
+  }),
+  approvals: record('ApprovalList', {
+    approvals: list(
+      record('Approval', {
+        id: text(),
+        task_id: text(),
+        principal: text(),
+        status: oneOf('pending', 'approved', 'declined'),
+        price_usd: Joi.number(),
+        created_at: time(),
+        expires_at: time(),
+        decided_at: nullable(time()),
+        used_at: nullable(time()).description('when a run used it; an approval runs one call'),
+      }),
+    ),
+    next_cursor: nextCursor(),
+  }),
   openapiDocument: Joi.object().unknown(true).description('this OpenAPI 3.1 document'),
   metrics: Joi.string().description('the Prometheus text exposition').meta({ 'x-media-type': 'text/plain' }),
   /** A hosted page for a browser (text/html). */
@@ -285,6 +307,9 @@ export const problemRecord = Joi.object({
     .description('invalid_input: each bad field and why'),
   call_id: Joi.string().description('run errors: the call recorded in the audit'),
   catalog_version: Joi.string().description('catalog_version_mismatch: the version this gateway serves'),
+  approval_id: Joi.string().description('approval_required, approval_mismatch, approval_declined: the approval (send it as svc-approval once approved)'),
+  approval_url: Joi.string().description('approval_required: the page where the end user approves or declines the run'),
+  expires_at: Joi.string().description('approval_required: when the approval expires (approvals.ttl_s)'),
 })
   .unknown(true)
   .id('Problem');

@@ -16,7 +16,7 @@ import { renderHostedError } from './routes/hosted/respond.js';
 
 const corsRequestHeaders = [
   'svc-principal', 'svc-connection', 'svc-account', 'svc-credential', 'svc-max-cost', 'svc-fallback', 'svc-tag',
-  'svc-order', 'svc-only', 'svc-sort', 'svc-zero-retention', 'svc-version', 'idempotency-key',
+  'svc-order', 'svc-only', 'svc-sort', 'svc-zero-retention', 'svc-version', 'svc-approval', 'idempotency-key',
 ];
 const corsExposedHeaders = ['svc-catalog-version', 'retry-after', 'ratelimit', 'ratelimit-policy'];
 

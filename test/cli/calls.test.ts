@@ -88,6 +88,7 @@ for (const dialect of dialects) {
         charged_micros: 0,
         latency_ms: null,
         tag: null,
+        approval_id: null,
         created_at: at,
         updated_at: at,
         ...extra,
@@ -148,7 +149,8 @@ for (const dialect of dialects) {
     it('lists calls newest first, 50 a page, as a table or one JSON document, with every filter', async () => {
       const ids: string[] = [];
       for (let i = 0; i < 52; i++) ids.push(await recordCall(i % 2 ? 'hit' : 'fault'));
-      const tagged = await recordCall('miss', { tag: 'nightly', principal: 'user:bob', token_id: 'key_1', connection_id: 'conn_1', task_id: 'other.task', provider: 'other' });
+      const approval = 'apr_01jd8x7k2m3n4p5q6r7s8t9v0w';
+      const tagged = await recordCall('miss', { tag: 'nightly', principal: 'user:bob', token_id: 'key_1', connection_id: 'conn_1', task_id: 'other.task', provider: 'other', approval_id: approval });
       const pending = await recordCall('pending');
 
       const first = await gw('calls', 'list', '--json');
@@ -157,7 +159,7 @@ for (const dialect of dialects) {
       expect(page).to.have.all.keys('calls', 'next_cursor');
       expect(page.calls).to.have.length(50);
       expect(page.calls[0]).to.include({ id: pending, outcome: 'pending' });
-      expect(page.calls[1]).to.include({ id: tagged, outcome: 'miss', tag: 'nightly', charged_usd: 0, quoted_usd: 0.002 });
+      expect(page.calls[1]).to.include({ id: tagged, outcome: 'miss', tag: 'nightly', charged_usd: 0, quoted_usd: 0.002, approval_id: approval });
       const next = JSON.parse((await gw('calls', 'list', '--json', '--cursor', page.next_cursor)).stdout);
       expect(next.calls.map((call: { id: string }) => call.id)).to.deep.equal(ids.slice(0, 4).reverse());
       expect(next.next_cursor).to.equal(null);
@@ -176,8 +178,8 @@ for (const dialect of dialects) {
       const table = await gw('calls', 'list', '--outcome', 'miss');
       expect(table.code).to.equal(0);
       const lines = table.stdout.trim().split('\n');
-      expect(lines[0].split(/\s+/)).to.deep.equal(['ID', 'CREATED_AT', 'TASK', 'PRINCIPAL', 'IDENTITY', 'OUTCOME', 'STATUS', 'ERROR', 'CHARGED', 'LATENCY']);
-      expect(lines[1].split(/\s+/)).to.deep.equal([tagged, new Date(clock - 10).toISOString(), 'other.task', 'user:bob', 'anonymous', 'miss', '404', 'miss', '$0.00', '42', 'ms']);
+      expect(lines[0].split(/\s+/)).to.deep.equal(['ID', 'CREATED_AT', 'TASK', 'PRINCIPAL', 'IDENTITY', 'OUTCOME', 'STATUS', 'ERROR', 'APPROVAL', 'CHARGED', 'LATENCY']);
+      expect(lines[1].split(/\s+/)).to.deep.equal([tagged, new Date(clock - 10).toISOString(), 'other.task', 'user:bob', 'anonymous', 'miss', '404', 'miss', approval, '$0.00', '42', 'ms']);
       expect(lines).to.have.length(2);
       // A fault shows what the caller got, so a refused input and a failed upstream read apart.
       const faults = (await gw('calls', 'list', '--outcome', 'fault')).stdout.trim().split('\n');
@@ -196,7 +198,7 @@ for (const dialect of dialects) {
         expect(tail.calls).to.deep.equal(latest.filter((call: { outcome: string }) => call.outcome !== 'pending'));
         expect(tail.calls.at(-1)).to.have.all.keys(
           'id', 'task', 'provider', 'principal', 'token_id', 'connection_id', 'identity', 'outcome', 'http_status', 'error_code',
-          'quoted_usd', 'charged_usd', 'latency_ms', 'tag', 'created_at', 'updated_at',
+          'quoted_usd', 'charged_usd', 'latency_ms', 'tag', 'approval_id', 'created_at', 'updated_at',
         );
 
         clock = Date.now();

@@ -10,7 +10,7 @@ function pendingCall(id: string, now: number): CallRow {
   return {
     id, organization_id: ORG, task_id: 't.x', provider: 'p', principal: 'organization', token_id: null, connection_id: null,
     identity: 'anonymous', outcome: 'pending', http_status: null, error_code: null, quoted_micros: 0, charged_micros: 0,
-    latency_ms: null, tag: null, created_at: now, updated_at: now,
+    latency_ms: null, tag: null, approval_id: null, created_at: now, updated_at: now,
   };
 }
 

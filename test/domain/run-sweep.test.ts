@@ -15,7 +15,7 @@ async function pendingCall(h: Harness, createdAt: number): Promise<string> {
     {
       id, organization_id: h.organizationId, task_id: 'rt-open.weather.now', provider: 'rt-open', principal: 'organization',
       token_id: null, connection_id: null, identity: 'platform', outcome: 'pending', http_status: null, error_code: null,
-      quoted_micros: 2000, charged_micros: 0, latency_ms: null, tag: null, created_at: createdAt, updated_at: createdAt,
+      quoted_micros: 2000, charged_micros: 0, latency_ms: null, tag: null, approval_id: null, created_at: createdAt, updated_at: createdAt,
     },
     true,
   );

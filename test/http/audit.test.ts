@@ -10,7 +10,7 @@ after(() => fakes.close());
 
 const CALL_KEYS = [
   'id', 'task', 'provider', 'principal', 'token_id', 'connection_id', 'identity', 'outcome', 'http_status', 'error_code',
-  'quoted_usd', 'charged_usd', 'latency_ms', 'tag', 'created_at', 'updated_at',
+  'quoted_usd', 'charged_usd', 'latency_ms', 'tag', 'approval_id', 'created_at', 'updated_at',
 ];
 const DAY = 86_400_000;
 
@@ -23,7 +23,7 @@ async function recordedCall(h: Harness, createdAt: number, fields: Partial<CallR
   const row: CallRow = {
     id: newId('call', createdAt), organization_id: h.organizationId, task_id: 'rt-open.weather.now', provider: 'rt-open',
     principal: 'organization', token_id: 'key_seeded', connection_id: null, identity: 'anonymous', outcome: 'hit',
-    http_status: 200, error_code: null, quoted_micros: 0, charged_micros: 0, latency_ms: 3, tag: null,
+    http_status: 200, error_code: null, quoted_micros: 0, charged_micros: 0, latency_ms: 3, tag: null, approval_id: null,
     created_at: createdAt, updated_at: createdAt, ...fields,
   };
   await insertCall(h.gateway.db, row);

@@ -59,19 +59,23 @@ eachDialect('the API document', (get) => {
     const { json } = await get().request({ method: 'GET', url: '/v1/openapi.json' });
     const run = json.paths['/v1/tasks/{id}/run'].post;
     const headers = run.parameters.filter((p: any) => p.in === 'header').map((p: any) => p.name);
-    expect(headers).to.include.members(['svc-principal', 'svc-connection', 'svc-credential', 'svc-version', 'svc-sort', 'idempotency-key']);
+    expect(headers).to.include.members(['svc-principal', 'svc-connection', 'svc-credential', 'svc-version', 'svc-sort', 'svc-approval', 'idempotency-key']);
     expect(run.parameters.find((p: any) => p.name === 'idempotency-key').schema.maxLength).to.equal(255);
     expect(run.responses['200'].content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/Run' });
     expect(Object.keys(run.responses['200'].headers)).to.include.members(['svc-catalog-version', 'RateLimit', 'RateLimit-Policy']);
     expect(Object.keys(response(json, run, '429').headers)).to.include('Retry-After');
     const conflict = response(json, run, '409').content['application/problem+json'].schema;
     expect(conflict.allOf[0]).to.deep.equal({ $ref: '#/components/schemas/Problem' });
-    expect(conflict.allOf[1].properties.code.enum).to.have.members(['catalog_version_mismatch', 'connection_ambiguous', 'idempotency_in_flight']);
+    expect(conflict.allOf[1].properties.code.enum).to.have.members(['catalog_version_mismatch', 'connection_ambiguous', 'idempotency_in_flight', 'approval_mismatch']);
+    const forbidden = response(json, run, '403').content['application/problem+json'].schema;
+    expect(forbidden.allOf[1].properties.code.enum).to.include.members(['approval_required', 'approval_declined', 'approval_expired']);
     expect(json.components.responses.UnauthenticatedOrInvalidToken.description).to.equal('codes: unauthenticated, invalid_token');
     expect(Object.keys(run.responses)).to.include.members(['400', '401', '402', '403', '404', '409', '410', '413', '429', '500', '502']);
     const problem = json.components.schemas.Problem;
     expect(problem.required).to.have.members(['type', 'title', 'status', 'detail', 'code']);
-    expect(Object.keys(problem.properties)).to.include.members(['connect_url', 'reconnect_url', 'candidates', 'invalid_params']);
+    expect(Object.keys(problem.properties)).to.include.members(['connect_url', 'reconnect_url', 'candidates', 'invalid_params', 'approval_id', 'approval_url', 'expires_at']);
+    for (const path of ['/v1/approval-policy', '/v1/approvals', '/v1/hosted/approvals/{token}']) expect(json.paths, path).to.have.property(path);
+    expect(json.paths['/v1/approval-policy'].put.requestBody.content['application/json'].schema).to.not.equal(undefined);
   });
 
   it("describes a task's output schema as a JSON Schema object or null, beside its input schema", async () => {

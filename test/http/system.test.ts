@@ -95,10 +95,10 @@ eachDialect('browser callers', (h) => {
     const res = await h().request({
       method: 'OPTIONS',
       url: '/v1/me',
-      headers: { authorization: null, origin: 'https://app.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization, svc-principal' },
+      headers: { authorization: null, origin: 'https://app.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization, svc-principal, svc-approval' },
     });
     expect(res.statusCode).to.equal(200);
-    expect(String(res.headers['access-control-allow-headers'])).to.include('svc-principal');
+    expect(String(res.headers['access-control-allow-headers'])).to.include('svc-principal').and.include('svc-approval');
     expect(String(res.headers['access-control-allow-origin'])).to.be.oneOf(['*', 'https://app.example']);
   });
 });

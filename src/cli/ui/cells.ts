@@ -106,7 +106,8 @@ export function callCells(call: TailCall): Record<CellKey, string> {
     principal: call.principal,
     identity: call.identity ?? '-',
     outcome: call.outcome,
-    status: pending || call.http_status === null ? '-' : [call.http_status, call.error_code].filter((part) => part !== null).join(' '),
+    // A run under an approval says so beside its status (`200 approved`); the approval id is in --json.
+    status: pending || call.http_status === null ? '-' : [call.http_status, call.error_code ?? (call.approval_id ? 'approved' : null)].filter((part) => part !== null).join(' '),
     charged: pending ? '-' : dollars(call.charged_usd),
     latency: pending || call.latency_ms === null ? '-' : `${call.latency_ms} ms`,
   };

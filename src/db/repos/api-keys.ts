@@ -39,14 +39,14 @@ export async function revokeApiKeyRow(db: Executor, organizationId: string, id: 
 }
 
 export type KeyWithOrganization = Pick<ApiKeyRow, 'id' | 'role' | 'name' | 'key_hash'> & {
-  organization: Pick<OrganizationRow, 'id' | 'name' | 'display_name' | 'status' | 'trusted_origins'>;
+  organization: Pick<OrganizationRow, 'id' | 'name' | 'display_name' | 'status' | 'trusted_origins' | 'approval_policy'>;
 };
 
 /** The hot lookup of every request: one indexed read, no ORM instance. */
 export async function findActiveKeyByHash(db: Executor, keyHash: string): Promise<KeyWithOrganization | null> {
   const rows = await db.select<Record<string, string>>(
     `SELECT k.id, k.role, k.name, k.key_hash, o.id AS org_id, o.name AS org_name, o.display_name AS org_display_name, o.status AS org_status,
-            o.trusted_origins AS org_origins
+            o.trusted_origins AS org_origins, o.approval_policy AS org_approval_policy
        FROM api_keys k JOIN organizations o ON o.id = k.organization_id
       WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
     [keyHash],
@@ -62,6 +62,7 @@ export async function findActiveKeyByHash(db: Executor, keyHash: string): Promis
       id: row.org_id,
       name: row.org_name,
       display_name: row.org_display_name,
+      approval_policy: row.org_approval_policy,
       status: row.org_status as OrganizationRow['status'],
       trusted_origins: decodeTrustedOrigins(row.org_origins),
     },

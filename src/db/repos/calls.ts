@@ -19,6 +19,8 @@ export interface CallRow {
   charged_micros: number;
   latency_ms: number | null;
   tag: string | null;
+  /** The approval the call ran under (docs/approvals.md), or the one it asked for when it answered approval_required. */
+  approval_id: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -66,7 +68,7 @@ export interface CallFilters {
 }
 
 const CALL_COLUMNS =
-  'id, organization_id, task_id, provider, principal, token_id, connection_id, identity, outcome, http_status, error_code, quoted_micros, charged_micros, latency_ms, tag, created_at, updated_at';
+  'id, organization_id, task_id, provider, principal, token_id, connection_id, identity, outcome, http_status, error_code, quoted_micros, charged_micros, latency_ms, tag, approval_id, created_at, updated_at';
 
 /** Writes a call as it starts (`pending`) or as it ends without an upstream call (`miss`). */
 /**
@@ -75,11 +77,11 @@ const CALL_COLUMNS =
  */
 export async function insertCall(db: Database, row: CallRow, pending = false): Promise<void> {
   await (pending ? db.executeRelaxed : db.execute)(
-    `INSERT INTO calls (${CALL_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+    `INSERT INTO calls (${CALL_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
     [
       row.id, row.organization_id, row.task_id, row.provider, row.principal, row.token_id, row.connection_id, row.identity,
       row.outcome, row.http_status, row.error_code, row.quoted_micros, row.charged_micros, row.latency_ms, row.tag,
-      row.created_at, row.updated_at,
+      row.approval_id, row.created_at, row.updated_at,
     ],
   );
 }

@@ -11,11 +11,13 @@ export interface OrganizationRow {
   trusted_origins: string[];
   /** Allowlisted connect callbacks. */
   redirect_uris: string[];
+  /** JSON text of the approval policy (src/domain/approvals/policy.ts reads it), `{}` until one is set. */
+  approval_policy: string;
   created_at: number;
   updated_at: number;
 }
 
-const COLUMNS = 'id, name, display_name, status, trusted_origins, redirect_uris, created_at, updated_at';
+const COLUMNS = 'id, name, display_name, status, trusted_origins, redirect_uris, approval_policy, created_at, updated_at';
 
 /** The lists are JSON text at rest. */
 type StoredOrganization = Omit<OrganizationRow, 'trusted_origins' | 'redirect_uris'> & { trusted_origins: string; redirect_uris: string };
@@ -30,13 +32,14 @@ const decode = (stored: StoredOrganization): OrganizationRow => ({
 export const decodeTrustedOrigins = (text: string): string[] => fromJsonText(text);
 
 export async function insertOrganization(db: Executor, row: OrganizationRow): Promise<void> {
-  await db.execute(`INSERT INTO organizations (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [
+  await db.execute(`INSERT INTO organizations (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, [
     row.id,
     row.name,
     row.display_name,
     row.status,
     toJsonText(row.trusted_origins),
     toJsonText(row.redirect_uris),
+    row.approval_policy,
     row.created_at,
     row.updated_at,
   ]);
@@ -64,13 +67,13 @@ export async function countOrganizations(db: Executor): Promise<number> {
 export async function updateOrganization(
   db: Executor,
   id: string,
-  changes: Partial<Pick<OrganizationRow, 'status' | 'display_name' | 'trusted_origins' | 'redirect_uris'>>,
+  changes: Partial<Pick<OrganizationRow, 'status' | 'display_name' | 'trusted_origins' | 'redirect_uris' | 'approval_policy'>>,
 ): Promise<void> {
   const columns = Object.keys(changes) as Array<keyof typeof changes>;
   const assignments = columns.map((column, i) => `${column} = $${i + 3}`);
   await db.execute(`UPDATE organizations SET ${['updated_at = $2', ...assignments].join(', ')} WHERE id = $1`, [
     id,
     Date.now(),
-    ...columns.map((column) => (column === 'status' || column === 'display_name' ? changes[column] : toJsonText(changes[column]))),
+    ...columns.map((column) => (column === 'trusted_origins' || column === 'redirect_uris' ? toJsonText(changes[column]) : changes[column])),
   ]);
 }

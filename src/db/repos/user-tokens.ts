@@ -52,13 +52,13 @@ export async function isLiveToken(db: Executor, organizationId: string, id: stri
 }
 
 export type TokenWithOrganization = Pick<UserTokenRow, 'id' | 'principal' | 'expires_at' | 'issued_by' | 'token_hash'> & {
-  organization: Pick<OrganizationRow, 'id' | 'name' | 'display_name' | 'status' | 'trusted_origins'>;
+  organization: Pick<OrganizationRow, 'id' | 'name' | 'display_name' | 'status' | 'trusted_origins' | 'approval_policy'>;
 };
 
 export async function findLiveTokenByHash(db: Executor, tokenHash: string, now: number): Promise<TokenWithOrganization | null> {
   const rows = await db.select<Record<string, string | number>>(
     `SELECT t.id, t.principal, t.expires_at, t.issued_by, t.token_hash, o.id AS org_id, o.name AS org_name, o.display_name AS org_display_name,
-            o.status AS org_status, o.trusted_origins AS org_origins
+            o.status AS org_status, o.trusted_origins AS org_origins, o.approval_policy AS org_approval_policy
        FROM user_tokens t JOIN organizations o ON o.id = t.organization_id
       WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND t.expires_at > $2`,
     [tokenHash, now],
@@ -75,6 +75,7 @@ export async function findLiveTokenByHash(db: Executor, tokenHash: string, now: 
       id: String(row.org_id),
       name: String(row.org_name),
       display_name: String(row.org_display_name),
+      approval_policy: String(row.org_approval_policy),
       status: row.org_status as OrganizationRow['status'],
       trusted_origins: decodeTrustedOrigins(String(row.org_origins)),
     },

@@ -19,6 +19,8 @@ export interface Call {
   charged_usd: number;
   latency_ms: number | null;
   tag: string | null;
+  /** The approval the call ran under, or asked for (docs/approvals.md). */
+  approval_id: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -57,6 +59,7 @@ export function presentCall(row: CallRow): Call {
     charged_usd: microsToUsd(Number(row.charged_micros)),
     latency_ms: orNull(row.latency_ms),
     tag: row.tag,
+    approval_id: row.approval_id,
     created_at: isoTime(row.created_at),
     updated_at: isoTime(row.updated_at),
   };

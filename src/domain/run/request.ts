@@ -23,6 +23,13 @@ export interface RunRequest {
   zeroRetention?: boolean;
   version?: string;
   idempotencyKey?: string;
+  /** `svc-approval`: the approval this run goes under (docs/approvals.md). */
+  approvalId?: string;
+  /**
+   * An MCP retry: without `svc-approval`, the newest live approval asked for exactly this run answers, since
+   * an agent retries the same call once its user has been to the page.
+   */
+  approvalByRetry?: boolean;
 }
 
 /** The pattern of `svc-max-cost`: a USD amount with at most six decimals (micro-dollars). */

@@ -13,6 +13,7 @@ import { newId } from '../ids.js';
 import { canonicalJson, fingerprint, idempotent } from '../idempotency.js';
 import { recordPrincipalActivity } from '../principal-directory.js';
 import { actingPrincipal, isUserPrincipal } from '../principals.js';
+import { approvalRequired, checkApproval } from '../approvals/approvals.js';
 import { attempt } from './attempt.js';
 import { planRoutes, type Plan } from './credentials.js';
 import { microsToUsd, type RunRequest } from './request.js';
@@ -61,6 +62,8 @@ interface CallContext {
   started: number;
   /** Time spent in upstream attempts so far, in milliseconds: what the gateway's own overhead excludes. */
   upstreamMs: number;
+  /** The approval the call runs under, or asks for (docs/approvals.md). */
+  approvalId: string | null;
 }
 
 function taskToRun(gateway: Pick<Gateway, 'catalog'>, request: RunRequest): Task {
@@ -140,21 +143,25 @@ function callRow(ctx: CallContext, id: string, task: Task, now: number, fields: 
     charged_micros: 0,
     latency_ms: null,
     tag: ctx.request.tag ?? null,
+    approval_id: ctx.approvalId,
     created_at: now,
     updated_at: now,
     ...fields,
   };
 }
 
-/** No route could do the job: the call is recorded as a miss (no upstream call was made) and 404 miss answered. */
-async function recordMiss(ctx: CallContext, task: Task): Promise<never> {
+/**
+ * A run that sends nothing upstream is recorded as a miss, charged nothing, and answered with its error:
+ * 404 miss when no route could do the job, 403 approval_required when the end user must approve it first.
+ */
+async function recordMiss(ctx: CallContext, task: Task, error: GatewayError): Promise<never> {
   const now = Date.now();
   const id = newId('call', now);
-  await insertCall(ctx.gateway.db, callRow(ctx, id, task, now, { outcome: 'miss', http_status: 404, error_code: 'miss', latency_ms: elapsed(ctx) }));
+  await insertCall(ctx.gateway.db, callRow(ctx, id, task, now, { outcome: 'miss', http_status: error.status, error_code: error.code, latency_ms: elapsed(ctx) }));
   const captured = captureOf(ctx, id, undefined, [], now);
   if (captured) await insertCapture(ctx.gateway.db, captured);
   ctx.gateway.observer?.runFinished({ provider: task.provider, outcome: 'miss', totalMs: performance.now() - ctx.started, upstreamMs: 0 });
-  throw new GatewayError('miss', `no route can run ${task.id} under the routing headers given`, { call_id: id });
+  throw new GatewayError(error.code, error.message, { ...error.extras, call_id: id });
 }
 
 async function settle(
@@ -274,6 +281,11 @@ function routeReport(routes: Route[], plans: Plan[], failures: Map<Task, string>
     .join('; ');
 }
 
+/** The credentials a run's routes would send: never shown where its input is (the approval page). */
+function planSecrets(request: RunRequest, plans: Plan[]): string[] {
+  return [request.credential, ...plans.map((plan) => plan.secret)].filter((secret): secret is string => secret !== undefined);
+}
+
 /** The catalog version the caller pinned (`svc-version`) must be the one served. */
 function checkPinnedVersion(gateway: Pick<Gateway, 'catalog'>, request: RunRequest): void {
   if (request.version !== undefined && request.version !== gateway.catalog.version) {
@@ -290,7 +302,7 @@ function checkPinnedVersion(gateway: Pick<Gateway, 'catalog'>, request: RunReque
  * the input's canonical JSON as sent, taken before its defaults were filled in.
  */
 function requestFingerprint(gateway: Pick<Gateway, 'keyring'>, request: RunRequest, principal: string, sentInput: string): string {
-  const { taskId, input: _filled, credential, idempotencyKey: _key, principal: _header, receiptPrincipal: _body, ...headers } = request;
+  const { taskId, input: _filled, credential, idempotencyKey: _key, principal: _header, receiptPrincipal: _body, approvalId: _approval, approvalByRetry: _retry, ...headers } = request;
   return fingerprint({
     body: { task: taskId, input: sentInput },
     headers: { ...headers, principal, credential: credential === undefined ? null : gateway.keyring.sign(`svc-credential:${credential}`) },
@@ -308,7 +320,8 @@ function requestFingerprint(gateway: Pick<Gateway, 'keyring'>, request: RunReque
  * 4. the principal;
  * 5. the routes (none: a recorded miss);
  * 6. the credential of each route;
- * 7. idempotency, then the call: recorded pending, tried upstream route by route, settled with its capture.
+ * 7. the end user's approval, when the organization's policy asks for one (none: a recorded miss);
+ * 8. idempotency, then the call: recorded pending, tried upstream route by route, settled with its capture.
  */
 export async function runTask(gateway: Gateway, caller: Caller, request: RunRequest, started = performance.now()): Promise<RunAnswer> {
   checkPinnedVersion(gateway, request);
@@ -319,10 +332,13 @@ export async function runTask(gateway: Gateway, caller: Caller, request: RunRequ
   const sentInput = request.idempotencyKey === undefined ? undefined : canonicalJson(input);
   checkTaskInput(task, input);
   const principal = runPrincipal(caller, request, task);
-  const ctx: CallContext = { gateway, caller, principal, request, input, started, upstreamMs: 0 };
+  const ctx: CallContext = { gateway, caller, principal, request, input, started, upstreamMs: 0, approvalId: null };
   const routes = await chooseRoutes(gateway, { task, provider: gateway.catalog.providers.get(task.provider), input }, alternatives, request);
-  if (!routes.length) await recordMiss(ctx, task);
+  if (!routes.length) await recordMiss(ctx, task, new GatewayError('miss', `no route can run ${task.id} under the routing headers given`));
   const plans = await planRoutes(gateway, caller.organization.id, principal, task, routes, request);
+  const approval = await checkApproval(gateway, { caller, request, task, principal, input, priceMicros: plans[0].task.price_micros, secrets: planSecrets(request, plans) });
+  ctx.approvalId = 'ask' in approval ? approval.ask.approval_id : approval.approvalId;
+  if ('ask' in approval) await recordMiss(ctx, task, approvalRequired(task, approval.ask));
   const work = () => perform(ctx, routes, plans);
   const run =
     sentInput === undefined

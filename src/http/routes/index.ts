@@ -1,5 +1,6 @@
 import type { Plugin } from '@hapi/hapi';
 import type { Gateway } from '../../domain/gateway.js';
+import { approvalRoutes } from './approvals/index.js';
 import { callRoutes } from './calls/index.js';
 import { capabilityRoutes } from './capabilities/index.js';
 import { connectRoutes } from './connect/index.js';
@@ -20,4 +21,4 @@ import { usageRoutes } from './usage/index.js';
 import { webhookRoutes } from './webhooks/index.js';
 
 /** Every resource's plugin; the server registers them in this order. */
-export const routePlugins: Plugin<Gateway>[] = [systemRoutes, tokenRoutes, principalRoutes, grantRoutes, redirectUriRoutes, oauthAppRoutes, discoverRoutes, webhookRoutes, connectionRoutes, taskRoutes, capabilityRoutes, providerRoutes, connectRoutes, hostedRoutes, callRoutes, captureRoutes, usageRoutes, mcpRoutes];
+export const routePlugins: Plugin<Gateway>[] = [systemRoutes, tokenRoutes, principalRoutes, grantRoutes, redirectUriRoutes, oauthAppRoutes, discoverRoutes, webhookRoutes, connectionRoutes, taskRoutes, capabilityRoutes, providerRoutes, connectRoutes, hostedRoutes, callRoutes, captureRoutes, usageRoutes, approvalRoutes, mcpRoutes];

@@ -41,6 +41,9 @@ describe('terminal UI components', () => {
     expect(cells({ http_status: 502, error_code: 'upstream_error' })).to.equal('502 upstream_error');
     expect(callCells(makeCall(1, 'miss')).status).to.equal('404 miss');
     expect(callCells(makeCall(1, 'pending')).status).to.equal('-');
+    // A run made under an approval says so; one that asked for an approval shows its code.
+    expect(callCells(makeCall(1, 'hit', { approval_id: 'apr_01jd8x7k2m3n4p5q6r7s8t9v0w' })).status).to.equal('200 approved');
+    expect(cells({ http_status: 403, error_code: 'approval_required', approval_id: 'apr_01jd8x7k2m3n4p5q6r7s8t9v0w' })).to.equal('403 approval_required');
     // ink-testing-library's terminal is 100 columns wide: the status keeps its number and the start of the code.
     const line = (call: ReturnType<typeof makeCall>) => plain(render(<CallLine call={call} widths={fitColumns(100)} />).lastFrame());
     expect(line(makeCall(1, 'fault', { http_status: 400, error_code: 'invalid_input' }))).to.match(/ fault +400 inv… +\$0\.00 /);

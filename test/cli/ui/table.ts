@@ -14,6 +14,7 @@ export function makeCall(n: number, outcome: Outcome, extra: Partial<TailCall> =
     charged_usd: outcome === 'hit' ? 0.002 : 0,
     latency_ms: outcome === 'pending' ? null : 12,
     created_at: new Date(2026, 10, 22, 10, 0, 1, n % 1000).toISOString(),
+    approval_id: null,
     ...extra,
   };
 }

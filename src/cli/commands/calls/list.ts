@@ -20,6 +20,7 @@ export async function run(options: FilterOptions & { cursor?: string }, command:
         outcome: call.outcome,
         status: call.http_status,
         error: call.error_code,
+        approval: call.approval_id,
         charged,
         latency,
       };

@@ -17,8 +17,17 @@ export const orgs = () =>
       new Command('create')
         .description('create an organization')
         .argument('<name>', 'organization name (letters, digits, . _ -)')
+        .option('--display-name <text>', 'what hosted pages call it ("Acme"); the name until one is given')
         .option('--json', 'print {id, name}')
         .action(load(() => import('./create.js'))),
+    )
+    .addCommand(
+      new Command('rename')
+        .description('change what hosted pages call an organization (its name stays)')
+        .argument('<name>', 'organization name')
+        .requiredOption('--display-name <text>', 'the name hosted pages show, 1-100 characters on one line')
+        .option('--json', 'print the organization')
+        .action(load(() => import('./rename.js'))),
     )
     .addCommand(
       new Command('list')

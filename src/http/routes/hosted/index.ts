@@ -1,5 +1,6 @@
 import type { Plugin } from '@hapi/hapi';
 import type { Gateway } from '../../../domain/gateway.js';
+import { decideApproval, showApproval } from './approval.js';
 import { callback } from './callback.js';
 import { showConnectionsPage, revokeOnConnectionsPage } from './connections-page.js';
 import { continueConsent, showConsent } from './consent.js';
@@ -7,7 +8,8 @@ import { registerHostedCookies } from './cookies.js';
 import { retry } from './retry.js';
 
 /**
- * The browser pages under /v1/hosted/ (no bearer token): the consent flow and the connections page.
+ * The browser pages under /v1/hosted/ (no bearer token): the consent flow, the connections page and the
+ * approval page.
  * Their errors are rendered as pages by renderHostedError (wired in src/http/server.ts).
  */
 export const hostedRoutes: Plugin<Gateway> = {
@@ -21,6 +23,8 @@ export const hostedRoutes: Plugin<Gateway> = {
       retry(gateway),
       showConnectionsPage(gateway),
       revokeOnConnectionsPage(gateway),
+      showApproval(gateway),
+      decideApproval(gateway),
     ]);
   },
 };

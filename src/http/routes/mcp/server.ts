@@ -33,6 +33,7 @@ export const INSTRUCTIONS = [
   '2. Before running a task you have not used yet, call describe_task: it gives the input schema and whether the task is ready for this user.',
   '3. Call run_task with the task id and an input that matches the schema; the result is {output, receipt}.',
   'If a result is an error carrying connect_url or reconnect_url, give that link to the user, ask them to open it and connect their account, then retry the same call.',
+  'If a result is an error carrying approval_url, give that link to the user, ask them to review and approve the run there, then retry the same call unchanged.',
 ].join('\n');
 
 /** The tools one endpoint URL lists (the three, plus the tasks its `?tasks=` pins), with their tools/list answer built once. */
@@ -84,12 +85,13 @@ const USER_VISIT = 'user_visit';
 const USER_LINKS = [
   ['connect_url', 'connect your account'],
   ['reconnect_url', 'sign in to your account again'],
+  ['approval_url', 'review this run and approve or decline it'],
 ] as const;
 
 /**
- * On 2026-07-28, a run that waits for its end user at a hosted page (a connection to make or renew) is an
- * `input_required` result whose one URL-mode elicitation is that page, for a client that takes URL
- * elicitations; the client's retry of the same call runs. Undefined (the problem stays an isError result)
+ * On 2026-07-28, a run that waits for its end user at a hosted page (a connection to make or renew, a run to
+ * approve) is an `input_required` result whose one URL-mode elicitation is that page, for a client that takes
+ * URL elicitations; the client's retry of the same call runs. Undefined (the problem stays an isError result)
  * when the problem carries no such link, the client takes no URL elicitation, or the user declined the last one.
  */
 function userVisit(problem: ProblemDetails, client: ClientCapabilities | undefined, ctx: ServerContext, taskTitle: string | undefined): InputRequiredResult | undefined {

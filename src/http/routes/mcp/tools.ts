@@ -135,7 +135,8 @@ async function run(context: ToolContext, args: RunArguments): Promise<Record<str
     'svc-zero-retention': zeroRetention === undefined ? headers['svc-zero-retention'] : zeroRetention ? 'true' : 'false',
     'idempotency-key': args.idempotency_key ?? headers['idempotency-key'],
   };
-  const answer = await runTask(context.gateway, context.caller, runRequest(args.task_id, args.input, withRouting));
+  // An agent retries the same call once its user has been to the approval page: that retry finds the approval.
+  const answer = await runTask(context.gateway, context.caller, { ...runRequest(args.task_id, args.input, withRouting), approvalByRetry: true });
   return { ...answer.run };
 }
 
@@ -171,7 +172,7 @@ const runTool = toolWithArguments<RunArguments>({
   name: 'run_task',
   title: 'Run a task',
   description:
-    'Run a task with an input matching its schema and get {output, receipt}; an error carrying connect_url or reconnect_url means the user must open that link to connect an account, then you retry.',
+    'Run a task with an input matching its schema and get {output, receipt}; an error carrying connect_url or reconnect_url means the user must open that link to connect an account, and approval_url that they must approve this run there, then you retry the same call.',
   // Any task may be asked for, so as much as the most any task does.
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   arguments: Joi.object({

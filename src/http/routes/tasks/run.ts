@@ -29,6 +29,7 @@ export interface RunHeaders {
   'svc-sort'?: 'cost' | 'latency' | 'reliability';
   'svc-zero-retention'?: 'true' | 'false';
   'svc-version'?: string;
+  'svc-approval'?: string;
   'idempotency-key'?: string;
 }
 
@@ -46,6 +47,8 @@ export const runHeaderFields = {
   'svc-sort': fields.oneOf('cost', 'latency', 'reliability'),
   'svc-zero-retention': fields.oneOf('true', 'false'),
   'svc-version': fields.text(64),
+  'svc-approval': fields.text(30).pattern(/^apr_[0-9a-z]{26}$/).messages({ 'string.pattern.base': '{{#label}} must be an approval id (apr_...) from an approval_required answer' })
+    .description('the approval this run goes under, from an approval_required answer (docs/approvals.md)'),
   'idempotency-key': fields.text(255),
 };
 export const runHeaders = headers<RunHeaders>(runHeaderFields);
@@ -69,6 +72,10 @@ const runErrors: ErrorCode[] = [
   'task_retired',
   'task_broken',
   'upstream_error',
+  'approval_required',
+  'approval_declined',
+  'approval_expired',
+  'approval_mismatch',
 ];
 
 /** The task input, with the reserved `receipt_options` beside it; the input itself is checked against the task's schema. */
@@ -99,6 +106,7 @@ export function runRequest(taskId: string, input: Record<string, unknown>, heade
     zeroRetention: zeroRetention === undefined ? undefined : zeroRetention === 'true',
     version: headers['svc-version'],
     idempotencyKey: headers['idempotency-key'],
+    approvalId: headers['svc-approval'],
   };
 }
 
