@@ -4,7 +4,7 @@ import { catalogYaml } from './write.js';
 
 export { ImportError } from './document.js';
 export type { ImportedCatalog, ImportOptions, SkipCategory, SkippedOperation } from './generate.js';
-export { operationLabel } from './write.js';
+export { catalogJson, operationLabel } from './write.js';
 
 export interface ImportResult {
   imported: ImportedCatalog;

@@ -32,3 +32,11 @@ export function catalogYaml(imported: ImportedCatalog, source: { file: string; f
   }
   return document.toString({ lineWidth: 0, flowCollectionPadding: false });
 }
+
+/**
+ * The same catalog as JSON (for `--output FILE.json`): no comments, but it loads several times faster than YAML,
+ * which counts for a catalog of a thousand tasks.
+ */
+export function catalogJson(imported: ImportedCatalog): string {
+  return `${JSON.stringify({ providers: [imported.provider], tasks: imported.tasks.map(({ task }) => task) }, null, 2)}\n`;
+}
