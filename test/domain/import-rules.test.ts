@@ -1,0 +1,168 @@
+import { expect } from 'chai';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import YAML from 'yaml';
+import { buildCatalog, builtinCatalogFiles } from '../../src/domain/catalog/load.js';
+import { ImportError, importOpenApi, type ImportResult } from '../../src/domain/catalog/openapi-import/index.js';
+
+/** The generation rules of docs/catalog.md ("Importing an OpenAPI description"), one operation of rules.yaml each. */
+
+const fixture = path.join(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/openapi/rules.yaml');
+const text = readFileSync(fixture, 'utf8');
+
+describe('catalog import: generation rules', () => {
+  let result: ImportResult;
+  const task = (id: string) => result.imported.tasks.find((entry) => entry.task.id === `clinic.${id}`)!;
+  const skipped = (operationId: string) => result.imported.skipped.find((entry) => entry.operation.operationId === operationId)?.reason;
+
+  before(async () => {
+    result = await importOpenApi(text, fixture, { provider: 'clinic' });
+  });
+
+  it('makes the provider: server variables filled with their defaults, the first paragraph as plain text, OAuth2 from the authorization code flow', () => {
+    expect(result.format).to.equal('openapi 3.0.3');
+    expect(result.imported.provider).to.deep.include({
+      slug: 'clinic',
+      name: 'Pet Clinic',
+      description: 'The Pet Clinic API: pets, owners and visits.',
+      base_url: 'https://eu.clinic.example/v2',
+    });
+    expect(result.imported.provider.auth).to.deep.equal({
+      type: 'oauth2',
+      authorize_url: 'https://auth.clinic.example/authorize',
+      token_url: 'https://eu.clinic.example/oauth/token',
+      scopes: [],
+      pkce: true,
+    });
+    expect(result.imported.providerNotes.join(' ')).to.match(/region=eu/);
+  });
+
+  it('probes with the account\'s own record, pointing at its id and name', () => {
+    expect(result.imported.provider.probe).to.deep.equal({ method: 'GET', path: '/me', account_id: '/id', account_name: '/name' });
+  });
+
+  it('makes one task per runnable operation, in id order, with ids from the operationId or the method and path', () => {
+    expect(result.imported.tasks.map((entry) => entry.task.id)).to.deep.equal([
+      'clinic.create_pet',
+      'clinic.delete_pet',
+      'clinic.get.pets.by_pet_id',
+      'clinic.get_current_user',
+      'clinic.list_pets',
+    ]);
+    expect(task('list_pets').task).to.deep.include({ capability: 'clinic.list_pets', kind: 'account', title: 'List pets', description: "Lists the clinic's pets, newest first. See limit.", scopes: ['pets:read'], keywords: ['pets'] });
+  });
+
+  it('skips what the gateway cannot run, with the reason', () => {
+    expect(skipped('uploadPhoto')).to.equal('its body is a multipart upload (multipart/form-data)');
+    expect(skipped('getPhoto')).to.equal('it answers with binary content (image/png)');
+    expect(skipped('streamEvents')).to.equal('it answers with a stream (text/event-stream)');
+    expect(skipped('checkEvents')).to.match(/^HEAD is not a method a task sends/);
+    expect(skipped('bookVisit')).to.equal("header parameter X-Clinic-Branch is required, and a task's headers are fixed");
+    expect(skipped('listVisits')).to.match(/^needs security scheme cookieKey \(API key in cookie\)/);
+    expect(result.imported.skipped.every((entry) => !result.imported.tasks.some((kept) => kept.operation.path === entry.operation.path && kept.operation.method === entry.operation.method))).to.equal(true);
+    expect(result.imported.providerNotes.join(' ')).to.match(/cookieKey/);
+  });
+
+  it('merges path, query and body into one input, renaming a clash and leaving out what cannot be sent', () => {
+    const create = task('create_pet');
+    expect(create.task.input).to.deep.equal({
+      type: 'object',
+      properties: {
+        name: { type: 'string', description: "A query parameter that clashes with the body's name." },
+        body_name: { type: 'string', maxLength: 50 },
+        tag: { type: ['string', 'null'] },
+        owner: { $ref: '#/definitions/Owner' },
+      },
+      required: ['body_name'],
+      additionalProperties: false,
+      definitions: {
+        Owner: { type: 'object', properties: { id: { type: 'string', format: 'uuid' }, name: { type: 'string' }, pets: { type: 'array', items: { $ref: '#/definitions/Pet' } } } },
+        Pet: { type: 'object', required: ['name'], properties: { name: { type: 'string', maxLength: 50 }, tag: { type: ['string', 'null'] }, owner: { $ref: '#/definitions/Owner' } } },
+      },
+    });
+    expect(create.task.request).to.deep.equal({ method: 'POST', path: '/pets', query: { name: '{name}' }, body: { name: '{body_name}', tag: '{tag}', owner: '{owner}' } });
+    expect(create.notes).to.include('body name is input body_name (name was taken).');
+    expect(create.task).to.not.have.property('annotations');
+
+    const list = task('list_pets');
+    expect(list.task.request).to.deep.equal({ method: 'GET', path: '/pets', query: { limit: '{limit}', tags: '{tags}' } });
+    expect(list.notes).to.include('header parameter X-Trace is left out: a task\'s headers are fixed.');
+    expect(list.notes).to.include('query parameter tags takes a list; the task sends one value.');
+  });
+
+  it('keeps the 2xx answer\'s schema as output, and leaves it out when the answer has none', () => {
+    expect(task('list_pets').task.output).to.deep.include({ type: 'array', items: { $ref: '#/definitions/Pet' } });
+    expect(task('get.pets.by_pet_id').task).to.not.have.property('output');
+  });
+
+  it('an operation open to all is data; the kinds follow the method and the auth', () => {
+    expect(task('get.pets.by_pet_id').task).to.deep.include({ kind: 'data', title: 'Get a pet' });
+    expect(task('get.pets.by_pet_id').task.request).to.deep.equal({ method: 'GET', path: '/pets/{petId}' });
+    expect(task('delete_pet').task).to.deep.include({ kind: 'account', scopes: ['pets:write'] });
+  });
+
+  it('writes a file that validates beside the built-in catalog, with a comment before each task', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'import-rules-'));
+    try {
+      const file = path.join(dir, 'clinic.yaml');
+      writeFileSync(file, result.yaml);
+      const { catalog } = buildCatalog([...builtinCatalogFiles(), file], {}, {});
+      expect([...catalog.tasks.keys()].filter((id) => id.startsWith('clinic.'))).to.have.length(5);
+      expect(result.yaml).to.match(/^# Generated by `gateway catalog import` from .*rules\.yaml: Pet Clinic 2\.1\.0 \(openapi 3\.0\.3\)\./);
+      expect(result.yaml).to.include('  # POST /pets (createPet)\n  #   body name is input body_name (name was taken).\n  - id: clinic.create_pet');
+      expect(result.yaml).to.include('#   PUT /pets/{petId}/photo (uploadPhoto): its body is a multipart upload (multipart/form-data)');
+      expect(result.yaml).to.not.match(/&a\d|\*a\d/);
+      expect(YAML.parse(result.yaml).tasks).to.have.length(5);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('is stable: the same description gives the same file', async () => {
+    expect((await importOpenApi(text, fixture, { provider: 'clinic' })).yaml).to.equal(result.yaml);
+  });
+
+  it('selects operations by operationId, tag or METHOD /path, exclusion winning', async () => {
+    const only = await importOpenApi(text, fixture, { provider: 'clinic', include: ['pets', 'GET /me'], exclude: ['delete*'] });
+    expect(only.imported.tasks.map((entry) => entry.task.id)).to.deep.equal(['clinic.create_pet', 'clinic.get_current_user', 'clinic.list_pets']);
+    expect(only.imported.excluded).to.equal(8);
+  });
+
+  it('refuses a description it cannot read, and a server it cannot use, in one line', async () => {
+    const refusal = async (body: string, options = {}) => {
+      try {
+        await importOpenApi(body, undefined, { provider: 'x', ...options });
+      } catch (err) {
+        expect(err).to.be.instanceOf(ImportError);
+        return (err as Error).message;
+      }
+      throw new Error('imported');
+    };
+    expect(await refusal('openapi: 3.0.0\ninfo: {title: t, version: "1"}\npaths: {}')).to.equal("names no server; give the provider's URL with --base-url");
+    expect(await refusal('openapi: 3.0.0\nservers: [{url: /v1}]\npaths: {}')).to.match(/^server \/v1 is relative/);
+    expect(await refusal('swagger: "1.2"')).to.equal('is Swagger 1.2; only 2.0 can be imported');
+    expect(await refusal('[1, 2')).to.match(/^is neither JSON nor YAML/);
+    expect(await refusal('openapi: 3.0.0\npaths: {}', { provider: 'Not A Slug' })).to.match(/--provider Not A Slug must be a slug/);
+  });
+
+  it('reads Swagger 2.0 and takes --base-url for a description without a host', async () => {
+    const swagger = `swagger: "2.0"
+info: {title: Tiny, version: "1"}
+basePath: /api
+securityDefinitions: {key: {type: apiKey, in: query, name: api_key}}
+security: [{key: []}]
+paths:
+  /items/{id}:
+    get:
+      operationId: getItem
+      parameters: [{name: id, in: path, required: true, type: string}]
+      responses: {"200": {description: ok, schema: {type: object, properties: {id: {type: string}}}}}
+`;
+    const tiny = await importOpenApi(swagger, undefined, { provider: 'tiny', baseUrl: 'https://tiny.example/api' });
+    expect(tiny.format).to.equal('swagger 2.0');
+    expect(tiny.imported.provider).to.deep.include({ base_url: 'https://tiny.example/api', auth: { type: 'api_key', query: 'api_key', template: '{secret}' } });
+    expect(tiny.imported.tasks[0].task).to.deep.include({ id: 'tiny.get_item', kind: 'data', output: { type: 'object', properties: { id: { type: 'string' } } } });
+  });
+});
