@@ -18,32 +18,23 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createTestDatabase, dialects, type Dialect, type TestDatabase } from '../test/support/databases.js';
+import { createTestDatabase, type Dialect, type TestDatabase } from '../test/support/databases.js';
 import { machine } from './procstat.js';
+import { dialectsOption, median, numberOption } from './report.js';
 import { buildGateway } from './servers.js';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const resultsDir = path.join(projectRoot, 'bench', 'results');
 
 function settings(argv: string[]) {
-  const value = (name: string, fallback: number) => {
-    const at = argv.indexOf(`--${name}`);
-    return at === -1 ? fallback : Number(argv[at + 1]);
-  };
-  const only = argv.indexOf('--only');
   return {
-    rounds: value('rounds', 5),
-    calls: value('calls', 4),
-    starts: value('starts', 5),
-    dialects: only === -1 ? dialects : [argv[only + 1] as Dialect],
+    rounds: numberOption(argv, 'rounds', 5),
+    calls: numberOption(argv, 'calls', 4),
+    starts: numberOption(argv, 'starts', 5),
+    dialects: dialectsOption(argv),
   };
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 
 const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
 
