@@ -48,10 +48,6 @@ export class OrganizationExists extends Error {}
 export async function createOrganization(gateway: Pick<Gateway, 'db'>, name: string, displayName?: string): Promise<Organization> {
   if (!NAME.test(name)) throw invalidInput(`organization name "${name}" must be 1-100 letters, digits, dots, dashes or underscores`);
   const display_name = displayName === undefined ? name : checkDisplayName(displayName);
-  const existing = await findOrganizationByName(gateway.db, name);
-  if (existing) {
-    throw new OrganizationExists(`organization "${existing.name}" already exists${existing.name === name ? '' : ' (names compare case-insensitively)'}`);
-  }
   const now = Date.now();
   const row: OrganizationRow = {
     id: newId('org', now),
@@ -64,7 +60,11 @@ export async function createOrganization(gateway: Pick<Gateway, 'db'>, name: str
     created_at: now,
     updated_at: now,
   };
-  await insertOrganization(gateway.db, row);
+  if (!(await insertOrganization(gateway.db, row))) {
+    const existing = await findOrganizationByName(gateway.db, name);
+    const taken = existing?.name ?? name;
+    throw new OrganizationExists(`organization "${taken}" already exists${taken === name ? '' : ' (names compare case-insensitively)'}`);
+  }
   return presentOrganization(row);
 }
 

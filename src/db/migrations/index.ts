@@ -17,6 +17,7 @@ const modules: Array<[string, () => Promise<Module>]> = [
   ['2026.11.25T01.00.00.bounded-captures', () => import('./2026.11.25T01.00.00.bounded-captures.js')],
   ['2026.11.27T01.00.00.organization-display-names', () => import('./2026.11.27T01.00.00.organization-display-names.js')],
   ['2026.11.27T02.00.00.create-approvals', () => import('./2026.11.27T02.00.00.create-approvals.js')],
+  ['2026.11.28T01.00.00.organization-names-ignore-case', () => import('./2026.11.28T01.00.00.organization-names-ignore-case.js')],
 ];
 
 /** Every migration's name, oldest first. */

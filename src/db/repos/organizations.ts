@@ -31,8 +31,9 @@ const decode = (stored: StoredOrganization): OrganizationRow => ({
 /** An organization's trusted origins as the callers' lookups read them (JSON text at rest). */
 export const decodeTrustedOrigins = (text: string): string[] => fromJsonText(text);
 
-export async function insertOrganization(db: Executor, row: OrganizationRow): Promise<void> {
-  await db.execute(`INSERT INTO organizations (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, [
+/** Inserts the organization unless its name is taken (in any case); false when it was. */
+export async function insertOrganization(db: Executor, row: OrganizationRow): Promise<boolean> {
+  const inserted = await db.execute(`INSERT INTO organizations (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING`, [
     row.id,
     row.name,
     row.display_name,
@@ -43,6 +44,7 @@ export async function insertOrganization(db: Executor, row: OrganizationRow): Pr
     row.created_at,
     row.updated_at,
   ]);
+  return inserted === 1;
 }
 
 export async function findOrganizationByName(db: Executor, name: string): Promise<OrganizationRow | null> {
