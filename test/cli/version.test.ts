@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -21,12 +21,16 @@ describe('gateway --version', function () {
   });
 
   it('reads package.json beside the compiled CLI when it runs from dist/, at run time', () => {
-    // A package of its own, built as npm ci builds it, whose package.json says another version.
+    // A package of its own, built as npm ci builds it, whose package.json says another version: the project's
+    // dist/ copied (npm test builds it first), or compiled here when there is none.
     const dir = mkdtempSync(path.join(tmpdir(), 'gw-version-'));
     try {
-      spawnSync(process.execPath, [path.join(projectRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json', '--outDir', path.join(dir, 'dist')], {
-        cwd: projectRoot,
-      });
+      if (existsSync(path.join(projectRoot, 'dist', 'cli', 'main.js'))) {
+        cpSync(path.join(projectRoot, 'dist'), path.join(dir, 'dist'), { recursive: true });
+      } else {
+        const tsc = path.join(projectRoot, 'node_modules', 'typescript', 'bin', 'tsc');
+        spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', path.join(dir, 'dist')], { cwd: projectRoot });
+      }
       const entry = path.join(dir, 'dist', 'cli', 'main.js');
       expect(existsSync(entry), 'the CLI compiled').to.equal(true);
       writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ ...packageJson, version: '9.8.7-built' }));
