@@ -200,6 +200,8 @@ interface QueuedWrite {
   step(): Promise<unknown>;
   /** Several statements that stand or fall together: run alone, inside a savepoint of the group's transaction. */
   together: boolean;
+  /** The same statements with no savepoint, for a group of this write alone, whose transaction is the unit already. */
+  alone?(): Promise<unknown>;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
@@ -209,12 +211,17 @@ function refusedAlone(error: unknown): boolean {
   return String((error as { code?: string })?.code).startsWith('SQLITE_CONSTRAINT');
 }
 
+async function inOrder<T>(steps: Array<() => Promise<T>>): Promise<T[]> {
+  const results: T[] = [];
+  for (const step of steps) results.push(await step());
+  return results;
+}
+
 /** Runs `steps` one after another inside a savepoint: a failure undoes all of them and nothing else. */
 async function inSavepoint<T>(connection: DirectStatements, steps: Array<() => Promise<T>>): Promise<T[]> {
   await connection.run('SAVEPOINT together', []);
   try {
-    const results: T[] = [];
-    for (const step of steps) results.push(await step());
+    const results = await inOrder(steps);
     await connection.run('RELEASE together', []);
     return results;
   } catch (error) {
@@ -239,8 +246,14 @@ export function groupCommitter(connection: DirectStatements) {
   async function commit(group: QueuedWrite[]): Promise<void> {
     try {
       transactions.checkUsable();
-      if (group.length === 1 && !group[0].together) {
-        await group[0].step().then(group[0].resolve, group[0].reject);
+      const [first] = group;
+      if (group.length === 1 && !first.together) {
+        await first.step().then(first.resolve, first.reject);
+        return;
+      }
+      if (group.length === 1) {
+        // Its own transaction, which commits or rolls back the statements together: no savepoint inside it.
+        await transactions.run(first.alone!).then(first.resolve, first.reject);
         return;
       }
       const results = await transactions.run(async () => {
@@ -268,17 +281,17 @@ export function groupCommitter(connection: DirectStatements) {
     committing = null;
   }
 
-  function enqueue<T>(step: () => Promise<T>, together: boolean): Promise<T> {
+  function enqueue<T>(write: Pick<QueuedWrite, 'step' | 'together' | 'alone'>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      queued.push({ step, together, resolve: resolve as (value: unknown) => void, reject });
+      queued.push({ ...write, resolve: resolve as (value: unknown) => void, reject });
       committing ??= drain();
     });
   }
 
   return {
-    write: <T>(step: () => Promise<T>): Promise<T> => enqueue(step, false),
+    write: <T>(step: () => Promise<T>): Promise<T> => enqueue({ step, together: false }),
     /** Statements that commit together or not at all, in the same group commit as every other write. */
-    together: <T>(steps: Array<() => Promise<T>>): Promise<T[]> => enqueue(() => inSavepoint(connection, steps), true),
+    together: <T>(steps: Array<() => Promise<T>>): Promise<T[]> => enqueue({ step: () => inSavepoint(connection, steps), together: true, alone: () => inOrder(steps) }),
     /** Resolves once every queued write is committed. */
     idle: () => committing ?? Promise.resolve(),
   };

@@ -1,4 +1,6 @@
-import type { Database, Executor } from '../database.js';
+import type { Database, Executor, Statement } from '../database.js';
+import { principalSeenStatement } from './principals.js';
+import { countHitsStatement, hitsInOrder, type Counting } from './rate-limits.js';
 import { selectPage, whereClause, type Condition, type PageQuery } from '../pages.js';
 
 export type CallOutcome = 'pending' | 'hit' | 'miss' | 'fault';
@@ -70,20 +72,72 @@ export interface CallFilters {
 const CALL_COLUMNS =
   'id, organization_id, task_id, provider, principal, token_id, connection_id, identity, outcome, http_status, error_code, quoted_micros, charged_micros, latency_ms, tag, approval_id, created_at, updated_at';
 
-/** Writes a call as it starts (`pending`) or as it ends without an upstream call (`miss`). */
+function callValues(row: CallRow): unknown[] {
+  return [
+    row.id, row.organization_id, row.task_id, row.provider, row.principal, row.token_id, row.connection_id, row.identity,
+    row.outcome, row.http_status, row.error_code, row.quoted_micros, row.charged_micros, row.latency_ms, row.tag,
+    row.approval_id, row.created_at, row.updated_at,
+  ];
+}
+
+/** `$first, $first + 1, ...`: the binds of the call columns. */
+const callParams = (first: number) => Array.from({ length: 18 }, (_, i) => `$${first + i}`).join(', ');
+
 /**
- * `pending`: the row is settled before the run answers, and that durable commit makes this one durable
- * too, so the insert need not wait for its own disk flush.
+ * Writes a call as it ends without an upstream call (`miss`), or as it starts (`pending`): the row is settled
+ * before the run answers, and that durable commit makes this one durable too, so the insert need not wait for
+ * its own disk flush.
  */
 export async function insertCall(db: Database, row: CallRow, pending = false): Promise<void> {
-  await (pending ? db.executeRelaxed : db.execute)(
-    `INSERT INTO calls (${CALL_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
-    [
-      row.id, row.organization_id, row.task_id, row.provider, row.principal, row.token_id, row.connection_id, row.identity,
-      row.outcome, row.http_status, row.error_code, row.quoted_micros, row.charged_micros, row.latency_ms, row.tag,
-      row.approval_id, row.created_at, row.updated_at,
-    ],
-  );
+  await (pending ? db.executeRelaxed : db.execute)(`INSERT INTO calls (${CALL_COLUMNS}) VALUES (${callParams(1)})`, callValues(row));
+}
+
+/** A run's rate-limit counters, each bucket with its allowance: the run goes on only if none is exceeded. */
+export interface CountedStart extends Counting {
+  limits: number[];
+}
+
+/**
+ * A pending call started together with its run's rate-limit count (and, when `principalSeen`, the principal's
+ * last use): every counter counts, and the call row and principal are written only when no counter went past its
+ * allowance. One statement on Postgres, one unit of the group commit on SQLite: one wait. Returns the counters'
+ * totals in bucket order; committed like insertCall's pending row (settled durably before the run answers).
+ */
+export async function startCountedCall(db: Database, row: CallRow, counting: CountedStart, principalSeen: boolean): Promise<number[]> {
+  const count = countHitsStatement(counting);
+  // Binds after the counter's: each bucket's allowance, then the call's columns, then the principal's.
+  const overFirst = count.bind.length + 1;
+  const over = (source: string) =>
+    `NOT EXISTS (SELECT 1 FROM ${source} WHERE ${counting.buckets.map((_, i) => `(bucket = $${overFirst + 2 * i} AND hits > $${overFirst + 2 * i + 1})`).join(' OR ')})`;
+  const overBind = counting.buckets.flatMap((bucket, i) => [bucket, counting.limits[i]]);
+  const callFirst = overFirst + overBind.length;
+  const principalFirst = callFirst + 18;
+  if (db.dialect === 'postgres') {
+    const seen = principalSeen ? principalSeenStatement(row.organization_id, row.principal, row.created_at, 'EXISTS (SELECT 1 FROM started)', principalFirst) : undefined;
+    const rows = await db.selectRelaxed<{ bucket: string; hits: unknown }>(
+      `WITH counted AS (${count.sql}),
+            started AS (INSERT INTO calls (${CALL_COLUMNS}) SELECT ${callParams(callFirst)} WHERE ${over('counted')} RETURNING id)
+            ${seen ? `, seen AS (${seen.sql})` : ''}
+       SELECT bucket, hits FROM counted`,
+      [...count.bind, ...overBind, ...callValues(row), ...(seen?.bind ?? [])],
+    );
+    return hitsInOrder(counting.buckets, rows);
+  }
+  // SQLite: the same statements one after another on the writing connection, which sees its own count.
+  const renumber = (sql: string) => sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) - overFirst + 1}`);
+  const statements: Statement[] = [
+    count,
+    {
+      sql: renumber(`INSERT INTO calls (${CALL_COLUMNS}) SELECT ${callParams(callFirst)} WHERE ${over('rate_limit_counters')}`),
+      bind: [...overBind, ...callValues(row)],
+    },
+  ];
+  if (principalSeen) {
+    const seen = principalSeenStatement(row.organization_id, row.principal, row.created_at, 'EXISTS (SELECT 1 FROM calls WHERE id = $4)');
+    statements.push({ sql: seen.sql, bind: [...seen.bind, row.id] });
+  }
+  const [counted] = await db.writeTogether<{ bucket: string; hits: unknown }>(statements);
+  return hitsInOrder(counting.buckets, counted);
 }
 
 export type CallSettlement = Pick<
