@@ -55,5 +55,22 @@ for (const dialect of dialects) {
       expect((await findCall(db, ORG, 'call_a'))!.outcome).to.equal('pending');
       expect((await findCall(db, ORG, 'call_b'))!.outcome).to.equal('hit');
     });
+
+    it('undoes only the refused unit of a group commit: the units and statements written with it commit', async () => {
+      const now = Date.now();
+      for (const id of ['call_c', 'call_d', 'call_e']) await insertCall(db, pendingCall(id, now));
+      await insertCapture(db, captureOf('call_d', now));
+      // call_c's settlement commits first; the writes issued meanwhile (call_d's refused unit among them) make one group.
+      const [first, refused, beside, alone] = await Promise.allSettled([
+        settleCallWithCapture(db, 'call_c', settlement(now), captureOf('call_c', now)),
+        settleCallWithCapture(db, 'call_d', settlement(now), captureOf('call_d', now)),
+        settleCallWithCapture(db, 'call_e', settlement(now), captureOf('call_e', now)),
+        insertCall(db, pendingCall('call_g', now)),
+      ]);
+      expect([first.status, refused.status, beside.status, alone.status]).to.deep.equal(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+      expect((await findCall(db, ORG, 'call_d'))!.outcome).to.equal('pending');
+      expect((await findCall(db, ORG, 'call_e'))!.outcome).to.equal('hit');
+      expect(await findCall(db, ORG, 'call_g')).to.not.equal(null);
+    });
   });
 }

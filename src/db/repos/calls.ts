@@ -1,4 +1,4 @@
-import type { Database, Executor, Statement } from '../database.js';
+import type { Database, Dialect, Executor } from '../database.js';
 import { principalSeenStatement } from './principals.js';
 import { countHitsStatement, hitsInOrder, type Counting } from './rate-limits.js';
 import { selectPage, whereClause, type Condition, type PageQuery } from '../pages.js';
@@ -104,40 +104,47 @@ export interface CountedStart extends Counting {
  * totals in bucket order; committed like insertCall's pending row (settled durably before the run answers).
  */
 export async function startCountedCall(db: Database, row: CallRow, counting: CountedStart, principalSeen: boolean): Promise<number[]> {
-  const count = countHitsStatement(counting);
-  // Binds after the counter's: each bucket's allowance, then the call's columns, then the principal's.
-  const overFirst = count.bind.length + 1;
-  const over = (source: string) =>
-    `NOT EXISTS (SELECT 1 FROM ${source} WHERE ${counting.buckets.map((_, i) => `(bucket = $${overFirst + 2 * i} AND hits > $${overFirst + 2 * i + 1})`).join(' OR ')})`;
+  const texts = startCallTexts(db.dialect, counting.buckets.length, principalSeen);
+  const countBind = [counting.windowStart, ...counting.buckets];
   const overBind = counting.buckets.flatMap((bucket, i) => [bucket, counting.limits[i]]);
-  const callFirst = overFirst + overBind.length;
-  const principalFirst = callFirst + 18;
+  const principalBind = [row.organization_id, row.principal, row.created_at];
   if (db.dialect === 'postgres') {
-    const seen = principalSeen ? principalSeenStatement(row.organization_id, row.principal, row.created_at, 'EXISTS (SELECT 1 FROM started)', principalFirst) : undefined;
-    const rows = await db.selectRelaxed<{ bucket: string; hits: unknown }>(
-      `WITH counted AS (${count.sql}),
-            started AS (INSERT INTO calls (${CALL_COLUMNS}) SELECT ${callParams(callFirst)} WHERE ${over('counted')} RETURNING id)
-            ${seen ? `, seen AS (${seen.sql})` : ''}
-       SELECT bucket, hits FROM counted`,
-      [...count.bind, ...overBind, ...callValues(row), ...(seen?.bind ?? [])],
-    );
-    return hitsInOrder(counting.buckets, rows);
+    const bind = [...countBind, ...overBind, ...callValues(row), ...(principalSeen ? principalBind : [])];
+    return hitsInOrder(counting.buckets, await db.selectRelaxed<{ bucket: string; hits: unknown }>(texts[0], bind));
   }
-  // SQLite: the same statements one after another on the writing connection, which sees its own count.
-  const renumber = (sql: string) => sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) - overFirst + 1}`);
-  const statements: Statement[] = [
-    count,
-    {
-      sql: renumber(`INSERT INTO calls (${CALL_COLUMNS}) SELECT ${callParams(callFirst)} WHERE ${over('rate_limit_counters')}`),
-      bind: [...overBind, ...callValues(row)],
-    },
-  ];
-  if (principalSeen) {
-    const seen = principalSeenStatement(row.organization_id, row.principal, row.created_at, 'EXISTS (SELECT 1 FROM calls WHERE id = $4)');
-    statements.push({ sql: seen.sql, bind: [...seen.bind, row.id] });
-  }
-  const [counted] = await db.writeTogether<{ bucket: string; hits: unknown }>(statements);
+  const binds = [countBind, [...overBind, ...callValues(row)], [...principalBind, row.id]];
+  const [counted] = await db.writeTogether<{ bucket: string; hits: unknown }>(texts.map((sql, i) => ({ sql, bind: binds[i] })));
   return hitsInOrder(counting.buckets, counted);
+}
+
+/** startCountedCall's statement texts, by dialect, number of counters and whether the principal is written: built once each. */
+const startTexts = new Map<string, string[]>();
+
+function startCallTexts(dialect: Dialect, counters: number, principalSeen: boolean): string[] {
+  const key = `${dialect} ${counters} ${principalSeen}`;
+  let texts = startTexts.get(key);
+  if (texts) return texts;
+  const count = countHitsStatement({ buckets: Array<string>(counters).fill(''), windowStart: 0 }).sql;
+  // No counter of `source` past its allowance: binds from `$first` on, a (bucket, allowance) pair per counter.
+  const within = (source: string, first: number) =>
+    `NOT EXISTS (SELECT 1 FROM ${source} WHERE ${Array.from({ length: counters }, (_, i) => `(bucket = $${first + 2 * i} AND hits > $${first + 2 * i + 1})`).join(' OR ')})`;
+  if (dialect === 'postgres') {
+    // One statement; binds after the counter's: the allowances, the call's columns, the principal's.
+    const withinFirst = counters + 2;
+    const callFirst = withinFirst + 2 * counters;
+    const seen = principalSeen ? `, seen AS (${principalSeenStatement('', '', 0, 'EXISTS (SELECT 1 FROM started)', callFirst + 18).sql})` : '';
+    texts = [
+      `WITH counted AS (${count}),
+            started AS (INSERT INTO calls (${CALL_COLUMNS}) SELECT ${callParams(callFirst)} WHERE ${within('counted', withinFirst)} RETURNING id)${seen}
+       SELECT bucket, hits FROM counted`,
+    ];
+  } else {
+    // The same statements one after another on the writing connection, which sees its own count.
+    texts = [count, `INSERT INTO calls (${CALL_COLUMNS}) SELECT ${callParams(2 * counters + 1)} WHERE ${within('rate_limit_counters', 1)}`];
+    if (principalSeen) texts.push(principalSeenStatement('', '', 0, 'EXISTS (SELECT 1 FROM calls WHERE id = $4)').sql);
+  }
+  startTexts.set(key, texts);
+  return texts;
 }
 
 export type CallSettlement = Pick<
