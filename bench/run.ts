@@ -327,7 +327,7 @@ async function main(): Promise<void> {
     process.stdout.write(`\n${table(['target', 'measured', 'met'], targets.map((t) => [t.target, fixed(t.value, 3), t.met ? 'yes' : 'NO']))}\n`);
     process.stdout.write(`\ncalls recorded: ${Object.entries(calls).map(([dialect, counts]) => `${dialect} ${JSON.stringify(counts)}`).join('; ')}\n`);
     for (const [dialect, profile] of Object.entries(profiles)) {
-      process.stdout.write(`\nprofile of the ${dialect} gateway (${profile.totalMs} ms of CPU on its main thread), self time by origin:\n`);
+      process.stdout.write(`\nprofile of the ${dialect} gateway (${profile.totalMs} ms of main-thread samples, idle left out), self time by origin:\n`);
       for (const entry of profile.byOrigin) process.stdout.write(`  ${entry.percent.toFixed(1).padStart(5)}%  ${entry.origin}\n`);
       process.stdout.write(`by function:\n`);
       for (const entry of profile.byFunction) process.stdout.write(`  ${entry.percent.toFixed(1).padStart(5)}%  ${entry.frame}\n`);
