@@ -198,7 +198,7 @@ function serialTransactions(connection: DirectStatements) {
 
 interface QueuedWrite {
   step(): Promise<unknown>;
-  /** Several statements that stand or fall together: run alone, inside a savepoint of the group's transaction. */
+  /** Several statements that stand or fall together, run one after another after the group's single statements. */
   together: boolean;
   resolve(value: unknown): void;
   reject(error: unknown): void;
@@ -209,18 +209,19 @@ function refusedAlone(error: unknown): boolean {
   return String((error as { code?: string })?.code).startsWith('SQLITE_CONSTRAINT');
 }
 
-/** Runs `steps` one after another inside a savepoint: a failure undoes all of them and nothing else. */
-async function inSavepoint<T>(connection: DirectStatements, steps: Array<() => Promise<T>>): Promise<T[]> {
-  await connection.run('SAVEPOINT together', []);
-  try {
-    const results: T[] = [];
-    for (const step of steps) results.push(await step());
-    await connection.run('RELEASE together', []);
-    return results;
-  } catch (error) {
-    await connection.run('ROLLBACK TO together', []);
-    await connection.run('RELEASE together', []);
-    throw error;
+async function inOrder<T>(steps: Array<() => Promise<T>>): Promise<T[]> {
+  const results: T[] = [];
+  for (const step of steps) results.push(await step());
+  return results;
+}
+
+/** A unit of statements written together was refused part way: the transaction holding its first statements is undone. */
+class UnitRefused extends Error {
+  constructor(
+    readonly index: number,
+    readonly reason: unknown,
+  ) {
+    super('a unit of statements written together was refused');
   }
 }
 
@@ -228,8 +229,10 @@ async function inSavepoint<T>(connection: DirectStatements, steps: Array<() => P
  * Group commit: a write issued while nothing commits goes at once, alone; the writes issued while a commit
  * is under way go to the database together as the next transaction, each caller awaiting the commit that
  * holds its row, so concurrent runs cost one commit per group instead of one per statement. A write the
- * database refuses fails alone (SQLite undoes the statement, not the transaction; statements written
- * `together` are undone together, by their savepoint); a failed commit fails every write of its group.
+ * database refuses fails alone: SQLite undoes a refused statement, not the transaction; when a statement of a
+ * unit written `together` is refused, the transaction (holding the unit's earlier statements) is rolled back and
+ * the group written again without that unit, rare enough that no unit pays for a savepoint of its own. A failed
+ * commit fails every write of its group.
  */
 export function groupCommitter(connection: DirectStatements) {
   const transactions = serialTransactions(connection);
@@ -237,17 +240,24 @@ export function groupCommitter(connection: DirectStatements) {
   let committing: Promise<void> | null = null;
 
   async function commit(group: QueuedWrite[]): Promise<void> {
+    if (!group.length) return;
     try {
       transactions.checkUsable();
-      if (group.length === 1 && !group[0].together) {
-        await group[0].step().then(group[0].resolve, group[0].reject);
+      const [first] = group;
+      if (group.length === 1 && !first.together) {
+        await first.step().then(first.resolve, first.reject);
         return;
       }
       const results = await transactions.run(async () => {
         // Single statements may interleave; statements written together run after them, one unit at a time.
         const settled = await Promise.allSettled(group.map((write) => (write.together ? undefined : write.step())));
         for (const [i, write] of group.entries()) {
-          if (write.together) settled[i] = await write.step().then((value) => ({ status: 'fulfilled', value }) as const, (reason) => ({ status: 'rejected', reason }) as const);
+          if (!write.together) continue;
+          try {
+            settled[i] = { status: 'fulfilled', value: await write.step() };
+          } catch (reason) {
+            throw refusedAlone(reason) ? new UnitRefused(i, reason) : reason;
+          }
         }
         const failed = settled.find((result) => result.status === 'rejected' && !refusedAlone(result.reason));
         if (failed) throw (failed as PromiseRejectedResult).reason;
@@ -255,7 +265,12 @@ export function groupCommitter(connection: DirectStatements) {
       });
       results.forEach((result, i) => (result.status === 'fulfilled' ? group[i].resolve(result.value) : group[i].reject(result.reason)));
     } catch (error) {
-      group.forEach((write) => write.reject(error));
+      if (!(error instanceof UnitRefused)) {
+        group.forEach((write) => write.reject(error));
+        return;
+      }
+      group[error.index].reject(error.reason);
+      await commit(group.filter((_, i) => i !== error.index));
     }
   }
 
@@ -278,7 +293,7 @@ export function groupCommitter(connection: DirectStatements) {
   return {
     write: <T>(step: () => Promise<T>): Promise<T> => enqueue(step, false),
     /** Statements that commit together or not at all, in the same group commit as every other write. */
-    together: <T>(steps: Array<() => Promise<T>>): Promise<T[]> => enqueue(() => inSavepoint(connection, steps), true),
+    together: <T>(steps: Array<() => Promise<T>>): Promise<T[]> => enqueue(() => inOrder(steps), true),
     /** Resolves once every queued write is committed. */
     idle: () => committing ?? Promise.resolve(),
   };

@@ -20,16 +20,25 @@ const ACTIVITY_MEMORY = 10_000;
 const lastRecorded = new Map<string, number>();
 
 /**
- * recordPrincipalUse for hot paths: the first use is written at once, later ones at most once a minute
- * per principal and process, so last_seen_at may lag by up to a minute.
+ * Whether a hot path should record a principal's use now: the first use at once, later ones at most once a
+ * minute per principal and process, so last_seen_at may lag by up to a minute.
  */
-export async function recordPrincipalActivity(gateway: Pick<Gateway, 'db'>, organizationId: string, principal: string, now: number): Promise<void> {
-  const key = `${organizationId} ${principal}`;
-  const last = lastRecorded.get(key);
-  if (last !== undefined && now - last < ACTIVITY_RESOLUTION_MS) return;
-  await recordPrincipalUse(gateway.db, organizationId, principal, now);
+export function principalActivityDue(organizationId: string, principal: string, now: number): boolean {
+  const last = lastRecorded.get(`${organizationId} ${principal}`);
+  return last === undefined || now - last >= ACTIVITY_RESOLUTION_MS;
+}
+
+/** Notes that a principal's use was written at `now` (principalActivityDue counts from it). */
+export function principalActivityRecorded(organizationId: string, principal: string, now: number): void {
   if (lastRecorded.size >= ACTIVITY_MEMORY) lastRecorded.clear();
-  lastRecorded.set(key, now);
+  lastRecorded.set(`${organizationId} ${principal}`, now);
+}
+
+/** recordPrincipalUse for hot paths, when principalActivityDue. */
+export async function recordPrincipalActivity(gateway: Pick<Gateway, 'db'>, organizationId: string, principal: string, now: number): Promise<void> {
+  if (!principalActivityDue(organizationId, principal, now)) return;
+  await recordPrincipalUse(gateway.db, organizationId, principal, now);
+  principalActivityRecorded(organizationId, principal, now);
 }
 
 export interface PrincipalUse {

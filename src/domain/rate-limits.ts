@@ -1,5 +1,6 @@
 import type { RateLimitClass } from '../config/schema.js';
-import { countHits, deleteWindowsBefore } from '../db/repos/rate-limits.js';
+import type { CountedStart } from '../db/repos/calls.js';
+import { countHits, deleteWindowsBefore, type Counting } from '../db/repos/rate-limits.js';
 import type { Caller } from './callers.js';
 import { GatewayError } from './errors.js';
 import type { Gateway } from './gateway.js';
@@ -70,15 +71,25 @@ function refused(state: RateLimitState): GatewayError {
 const windowOf = (now: number) => now - (now % WINDOW_MS);
 const secondsLeft = (now: number) => Math.max(1, Math.ceil((windowOf(now) + WINDOW_MS - now) / 1000));
 
+/** The counters of `budgets` in the window of `now`. */
+function countingOf(budgets: Budget[], now: number): Counting {
+  const windowStart = windowOf(now);
+  const window = Math.floor(windowStart / WINDOW_MS);
+  return { buckets: budgets.map((budget) => `${budget.bucket}:${window}`), windowStart };
+}
+
 /**
  * Counts one request against every budget given, in one statement. Over any of them: 429 rate_limited
  * with Retry-After and the RateLimit headers of the budget that ran out.
  */
 async function consume(gateway: Pick<Gateway, 'db'>, budgets: Budget[], now: number): Promise<RateLimitState> {
+  return judge(gateway, budgets, await countHits(gateway.db, countingOf(budgets, now)), now);
+}
+
+/** Where a request stands once counted (`hits`: each budget's total, this request included); 429 when over one. */
+async function judge(gateway: Pick<Gateway, 'db'>, budgets: Budget[], hits: number[], now: number): Promise<RateLimitState> {
   const windowStart = windowOf(now);
-  const window = Math.floor(windowStart / WINDOW_MS);
-  const hits = await countHits(gateway.db, budgets.map((budget) => `${budget.bucket}:${window}`), windowStart);
-  if (window % 10 === 0 && hits[0] === 1) await deleteWindowsBefore(gateway.db, windowStart - WINDOW_MS);
+  if ((windowStart / WINDOW_MS) % 10 === 0 && hits[0] === 1) await deleteWindowsBefore(gateway.db, windowStart - WINDOW_MS);
   let tightest = 0;
   budgets.forEach((budget, i) => {
     if (budget.limit - hits[i] < budgets[tightest].limit - hits[tightest]) tightest = i;
@@ -117,6 +128,31 @@ export function consumeRateLimit(gateway: Pick<Gateway, 'config' | 'db'>, name: 
  */
 export function consumeRunLimits(gateway: Pick<Gateway, 'config' | 'db'>, caller: Caller, principal?: string, now = Date.now()): Promise<RateLimitState> {
   return consume(gateway, runBudgets(gateway, caller, principal), now);
+}
+
+/**
+ * A run's count against its whole budget (consumeRunLimits's budgets), made once per request. A run that gets as
+ * far as its call counts in the same statement that writes the call's pending row (`withCall`), which is written
+ * only within budget; a run that ends sooner, or writes anything else first (a miss, a connect link, an approval,
+ * an idempotency claim), counts on its own (`count`) before that, or as its answer leaves.
+ */
+export interface RunCount {
+  /** The counters to count with the call, each bucket with its allowance; undefined once counted. */
+  pending(): CountedStart | undefined;
+  /** Where the request stands after the statement that counted `pending()`'s counters returned these totals; 429 when over. */
+  counted(hits: number[]): Promise<RateLimitState>;
+  /** Counts now unless counted already: where the request stands; 429 rate_limited when over a budget. */
+  count(): Promise<RateLimitState>;
+}
+
+export function runCount(gateway: Pick<Gateway, 'config' | 'db'>, caller: Caller, principal?: string, now = Date.now()): RunCount {
+  const budgets = runBudgets(gateway, caller, principal);
+  let outcome: Promise<RateLimitState> | undefined;
+  return {
+    pending: () => (outcome ? undefined : { ...countingOf(budgets, now), limits: budgets.map((budget) => budget.limit) }),
+    counted: (hits) => (outcome = judge(gateway, budgets, hits, now)),
+    count: () => (outcome ??= consume(gateway, budgets, now)),
+  };
 }
 
 function runBudgets(gateway: Pick<Gateway, 'config'>, caller: Caller, principal: string | undefined): Budget[] {

@@ -5,7 +5,7 @@ import type { Gateway } from '../domain/gateway.js';
 import { problemReply, toGatewayError } from './errors.js';
 import { PRINCIPAL_PATTERN } from '../domain/principals.js';
 import type { Caller } from '../domain/callers.js';
-import { consumeRateLimit, consumeRunLimits, rateLimitHeaders, refuseSpentBudget, type RateLimitState } from '../domain/rate-limits.js';
+import { consumeRateLimit, consumeRunLimits, rateLimitHeaders, refuseSpentBudget, runCount, type RateLimitState, type RunCount } from '../domain/rate-limits.js';
 
 /**
  * A route's rate-limit class, declared in its `plugins.rateLimit` settings. Runs also name how their
@@ -22,6 +22,8 @@ declare module '@hapi/hapi' {
   interface RequestApplicationState {
     rateLimit?: RateLimitState;
     rateLimitCounted?: boolean;
+    /** A run's count, made by the run with its call row, or here as the answer leaves (runCountOf). */
+    runCount?: RunCount;
   }
 }
 
@@ -55,6 +57,11 @@ export function refuseSpentBeforeBody(request: Request, gateway: Gateway, caller
   if (limited) refuseSpentBudget(gateway, limited.class, caller, principalBeforeBody(request, caller));
 }
 
+/** The run's count of a run request, which the handler hands to the run (set right after authentication). */
+export function runCountOf(request: Pick<Request, 'app'>): RunCount {
+  return request.app.runCount!;
+}
+
 async function countRequest(request: Request, gateway: Gateway): Promise<void> {
   const limited = request.route.settings.plugins?.rateLimit;
   const caller = request.auth.credentials?.caller;
@@ -68,20 +75,29 @@ async function countRequest(request: Request, gateway: Gateway): Promise<void> {
 
 /**
  * The one place rate limits apply: right after authentication, before validation, so every request of a
- * limited route counts whatever it answers (a 400, a miss, a grant_required). A request whose body hapi
- * could not read (malformed JSON, 413) never reaches that step, so it counts as its answer leaves, and
- * an over-budget one is answered 429 instead. Every answer of a limited route, success or error, carries
- * the RateLimit-Policy and RateLimit headers (a 429 carries them from its error). Register after the
- * error handling, whose problem+json answers this decorates.
+ * limited route counts whatever it answers (a 400, a miss, a grant_required). A run's count is made by the
+ * run itself in the statement that writes its call (one wait instead of two), or before anything else it
+ * writes; a run that answers before either counts here as its answer leaves, and an over-budget one is
+ * answered 429 instead, as if counted first. A request whose body hapi could not read (malformed JSON, 413)
+ * never reaches the first step, so it counts as its answer leaves too. Every answer of a limited route,
+ * success or error, carries the RateLimit-Policy and RateLimit headers (a 429 carries them from its error).
+ * Register after the error handling, whose problem+json answers this decorates.
  */
 export function registerRateLimits(server: Server, gateway: Gateway): void {
   server.ext('onPostAuth', async (request, h) => {
-    await countRequest(request, gateway);
+    const limited = request.route.settings.plugins?.rateLimit;
+    if (limited?.class === 'run') {
+      request.app.rateLimitCounted = true;
+      request.app.runCount = runCount(gateway, request.auth.credentials.caller!, limited.principal(request));
+    } else {
+      await countRequest(request, gateway);
+    }
     return h.continue;
   });
   server.ext('onPreResponse', async (request, h) => {
     try {
-      await countRequest(request, gateway);
+      if (request.app.runCount) request.app.rateLimit = await request.app.runCount.count();
+      else await countRequest(request, gateway);
     } catch (error) {
       return problemReply(h, toGatewayError(error), gateway.config.server.public_url);
     }

@@ -16,8 +16,27 @@ function absent(value: unknown): boolean {
   return value === undefined || value === null;
 }
 
-function joinUrl(baseUrl: string, path: string): string {
-  return `${baseUrl.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+/** What every request to a provider starts from, worked out once per provider: its base URL's parts and its own headers. */
+interface ProviderParts {
+  /** The base URL without its trailing slashes. */
+  base: string;
+  origin: string;
+  /** The base URL's path without its trailing slashes: a request's path must be it or under it. */
+  basePath: string;
+  /** The provider's headers, hop-by-hop ones left out, names lower-cased. */
+  headers: Record<string, string>;
+}
+
+const partsOfProvider = new WeakMap<Provider, ProviderParts>();
+
+function providerParts(provider: Provider): ProviderParts {
+  let parts = partsOfProvider.get(provider);
+  if (!parts) {
+    const base = new URL(provider.base_url);
+    parts = { base: provider.base_url.replace(/\/+$/, ''), origin: base.origin, basePath: base.pathname.replace(/\/+$/, ''), headers: lowerCased(provider.headers) };
+    partsOfProvider.set(provider, parts);
+  }
+  return parts;
 }
 
 /**
@@ -36,28 +55,28 @@ function applySecret(provider: Provider, secret: string, url: URL, headers: Reco
 }
 
 function lowerCased(headers: Record<string, string> | undefined): Record<string, string> {
-  return Object.fromEntries(Object.entries(withoutHopByHop(headers ?? {})).map(([name, value]) => [name.toLowerCase(), value]));
+  return headers ? Object.fromEntries(Object.entries(withoutHopByHop(headers)).map(([name, value]) => [name.toLowerCase(), value])) : {};
 }
 
 /**
  * The last guard before a credential leaves: the URL must stay under the provider's base URL (same origin,
  * inside its path). Path fields are single encoded segments, so only a template itself could break this.
  */
-function underBaseUrl(provider: Provider, url: URL): URL {
-  const base = new URL(provider.base_url);
-  const basePath = base.pathname.replace(/\/+$/, '');
-  if (url.origin !== base.origin || !(url.pathname === basePath || url.pathname.startsWith(`${basePath}/`))) {
+function underBaseUrl(provider: Provider, parts: ProviderParts, url: URL): URL {
+  const { origin, basePath } = parts;
+  if (url.origin !== origin || !(url.pathname === basePath || url.pathname.startsWith(`${basePath}/`))) {
     throw new RequestOutsideProvider(`${provider.slug}: the request path leaves ${provider.base_url}; nothing was sent`);
   }
   return url;
 }
 
 function startRequest(provider: Provider, method: string, path: string, templateHeaders: Record<string, string> | undefined) {
-  const url = underBaseUrl(provider, new URL(joinUrl(provider.base_url, path)));
+  const parts = providerParts(provider);
+  const url = underBaseUrl(provider, parts, new URL(`${parts.base}/${path.replace(/^\/+/, '')}`));
   const headers: Record<string, string> = {
     accept: 'application/json',
     'user-agent': 'task-gateway',
-    ...lowerCased(provider.headers),
+    ...parts.headers,
     ...lowerCased(templateHeaders),
   };
   return { url, headers, method };

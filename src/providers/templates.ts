@@ -13,13 +13,22 @@ export function templateText(value: unknown): string {
   return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
 }
 
+/** Each catalog path template's fields, found once per template (as many as the catalog's tasks). */
+const fieldsOfPath = new Map<string, readonly string[]>();
+
+function pathFields(path: string): readonly string[] {
+  let fields = fieldsOfPath.get(path);
+  if (!fields) fieldsOfPath.set(path, (fields = [...new Set(placeholdersOf(path))]));
+  return fields;
+}
+
 /**
  * A path field's value is exactly one path segment (it is percent-encoded whole, `/` included): absent,
  * empty, `.` or `..` would send the request, credential and all, to another path of the provider.
  */
 export function pathFieldProblems(path: string, input: Record<string, unknown>): FieldProblem[] {
   const problems: FieldProblem[] = [];
-  for (const field of new Set(placeholdersOf(path))) {
+  for (const field of pathFields(path)) {
     const value = input[field];
     if (value === undefined || value === null) problems.push({ name: field, reason: 'is required' });
     else if (['', '.', '..'].includes(templateText(value))) problems.push({ name: field, reason: 'must not be empty, "." or "..": it is one segment of the request path' });

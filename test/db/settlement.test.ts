@@ -1,14 +1,15 @@
 import { expect } from 'chai';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrate } from '../../src/db/migrator.js';
-import { findCall, insertCall, insertCapture, settleCallWithCapture, type CallRow, type CaptureRow } from '../../src/db/repos/calls.js';
+import { findCall, insertCall, insertCapture, settleCallWithCapture, startCountedCall, type CallRow, type CaptureRow } from '../../src/db/repos/calls.js';
+import { insertOrganization } from '../../src/db/repos/organizations.js';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
 
 const ORG = 'org_settlement';
 
-function pendingCall(id: string, now: number): CallRow {
+function pendingCall(id: string, now: number, principal = 'organization'): CallRow {
   return {
-    id, organization_id: ORG, task_id: 't.x', provider: 'p', principal: 'organization', token_id: null, connection_id: null,
+    id, organization_id: ORG, task_id: 't.x', provider: 'p', principal, token_id: null, connection_id: null,
     identity: 'anonymous', outcome: 'pending', http_status: null, error_code: null, quoted_micros: 0, charged_micros: 0,
     latency_ms: null, tag: null, approval_id: null, created_at: now, updated_at: now,
   };
@@ -23,9 +24,12 @@ const settlement = (now: number) => ({
   error_code: null, quoted_micros: 0, charged_micros: 0, latency_ms: 5, updated_at: now,
 });
 
-/** A call's settlement and its capture commit together or not at all, beside other writes of the same moment. */
+/**
+ * A call's start (its pending row written with its run's rate-limit count and its principal's use, in one wait) and
+ * its settlement and capture, which commit together or not at all beside other writes of the same moment.
+ */
 for (const dialect of dialects) {
-  describe(`a call's settlement and capture [${dialect}]`, function () {
+  describe(`a call's start, settlement and capture [${dialect}]`, function () {
     this.timeout(60000);
     let database: TestDatabase;
     let db: Database;
@@ -34,6 +38,10 @@ for (const dialect of dialects) {
       database = await createTestDatabase(dialect);
       db = await openDatabase(database.url);
       await migrate(db);
+      const now = Date.now();
+      await insertOrganization(db, {
+        id: ORG, name: 'settlement', display_name: 'Settlement', status: 'active', trusted_origins: [], redirect_uris: [], approval_policy: '{}', created_at: now, updated_at: now,
+      });
     });
     after(async () => {
       await db.close();
@@ -54,6 +62,58 @@ for (const dialect of dialects) {
       expect(beside.status).to.equal('fulfilled');
       expect((await findCall(db, ORG, 'call_a'))!.outcome).to.equal('pending');
       expect((await findCall(db, ORG, 'call_b'))!.outcome).to.equal('hit');
+    });
+
+    it('undoes only the refused unit of a group commit: the units and statements written with it commit', async () => {
+      const now = Date.now();
+      for (const id of ['call_c', 'call_d', 'call_e']) await insertCall(db, pendingCall(id, now));
+      await insertCapture(db, captureOf('call_d', now));
+      // call_c's settlement commits first; the writes issued meanwhile (call_d's refused unit among them) make one group.
+      const [first, refused, beside, alone] = await Promise.allSettled([
+        settleCallWithCapture(db, 'call_c', settlement(now), captureOf('call_c', now)),
+        settleCallWithCapture(db, 'call_d', settlement(now), captureOf('call_d', now)),
+        settleCallWithCapture(db, 'call_e', settlement(now), captureOf('call_e', now)),
+        insertCall(db, pendingCall('call_g', now)),
+      ]);
+      expect([first.status, refused.status, beside.status, alone.status]).to.deep.equal(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+      expect((await findCall(db, ORG, 'call_d'))!.outcome).to.equal('pending');
+      expect((await findCall(db, ORG, 'call_e'))!.outcome).to.equal('hit');
+      expect(await findCall(db, ORG, 'call_g')).to.not.equal(null);
+    });
+
+    const principals = () => db.select<{ principal: string }>('SELECT principal FROM principals WHERE organization_id = $1 ORDER BY principal', [ORG]);
+
+    it('counts every start, and writes the call and the principal only within every allowance', async () => {
+      const now = Date.now();
+      const counting = { buckets: ['run:org:a:1', 'run:principal:a:1'], windowStart: now, limits: [5, 2] };
+      const totals = [];
+      for (const [i, principal] of ['user:ann', 'user:ann', 'user:bob'].entries()) {
+        totals.push(await startCountedCall(db, pendingCall(`call_${i}`, now, principal), counting, true));
+      }
+      expect(totals).to.deep.equal([[1, 1], [2, 2], [3, 3]]);
+      expect((await findCall(db, ORG, 'call_0'))!.outcome).to.equal('pending');
+      expect(await findCall(db, ORG, 'call_1')).to.not.equal(null);
+      // Past the second allowance: counted, but neither the call nor its principal is written.
+      expect(await findCall(db, ORG, 'call_2')).to.equal(null);
+      expect((await principals()).map((row) => row.principal)).to.deep.equal(['user:ann']);
+    });
+
+    it('admits exactly the allowance of concurrent starts, each counted once', async () => {
+      const now = Date.now();
+      const counting = { buckets: ['run:org:b:1', 'run:cred:b:1'], windowStart: now, limits: [100, 7] };
+      const started = await Promise.all(Array.from({ length: 20 }, (_, i) => startCountedCall(db, pendingCall(`call_start${i}`, now), counting, false)));
+      expect(started.map(([, cred]) => cred).sort((a, b) => a - b)).to.deep.equal(Array.from({ length: 20 }, (_, i) => i + 1));
+      const [{ n }] = await db.select<{ n: unknown }>(`SELECT COUNT(*) AS n FROM calls WHERE id LIKE 'call_start%'`);
+      expect(Number(n)).to.equal(7);
+    });
+
+    it('leaves a lone call pending when its capture cannot be stored', async () => {
+      const now = Date.now();
+      await insertCall(db, pendingCall('call_lone', now));
+      await insertCapture(db, captureOf('call_lone', now));
+      const settled = settleCallWithCapture(db, 'call_lone', settlement(now), captureOf('call_lone', now));
+      await settled.then(() => expect.fail('a second capture of one call was stored'), () => undefined);
+      expect((await findCall(db, ORG, 'call_lone'))!.outcome).to.equal('pending');
     });
   });
 }

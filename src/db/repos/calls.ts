@@ -1,4 +1,6 @@
-import type { Database, Executor } from '../database.js';
+import type { Database, Dialect, Executor } from '../database.js';
+import { principalSeenStatement } from './principals.js';
+import { countHitsStatement, hitsInOrder, type Counting } from './rate-limits.js';
 import { selectPage, whereClause, type Condition, type PageQuery } from '../pages.js';
 
 export type CallOutcome = 'pending' | 'hit' | 'miss' | 'fault';
@@ -70,20 +72,79 @@ export interface CallFilters {
 const CALL_COLUMNS =
   'id, organization_id, task_id, provider, principal, token_id, connection_id, identity, outcome, http_status, error_code, quoted_micros, charged_micros, latency_ms, tag, approval_id, created_at, updated_at';
 
-/** Writes a call as it starts (`pending`) or as it ends without an upstream call (`miss`). */
+function callValues(row: CallRow): unknown[] {
+  return [
+    row.id, row.organization_id, row.task_id, row.provider, row.principal, row.token_id, row.connection_id, row.identity,
+    row.outcome, row.http_status, row.error_code, row.quoted_micros, row.charged_micros, row.latency_ms, row.tag,
+    row.approval_id, row.created_at, row.updated_at,
+  ];
+}
+
+/** `$first, $first + 1, ...`: the binds of the call columns. */
+const callParams = (first: number) => Array.from({ length: 18 }, (_, i) => `$${first + i}`).join(', ');
+
 /**
- * `pending`: the row is settled before the run answers, and that durable commit makes this one durable
- * too, so the insert need not wait for its own disk flush.
+ * Writes a call as it ends without an upstream call (`miss`), or as it starts (`pending`): the row is settled
+ * before the run answers, and that durable commit makes this one durable too, so the insert need not wait for
+ * its own disk flush.
  */
 export async function insertCall(db: Database, row: CallRow, pending = false): Promise<void> {
-  await (pending ? db.executeRelaxed : db.execute)(
-    `INSERT INTO calls (${CALL_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
-    [
-      row.id, row.organization_id, row.task_id, row.provider, row.principal, row.token_id, row.connection_id, row.identity,
-      row.outcome, row.http_status, row.error_code, row.quoted_micros, row.charged_micros, row.latency_ms, row.tag,
-      row.approval_id, row.created_at, row.updated_at,
-    ],
-  );
+  await (pending ? db.executeRelaxed : db.execute)(`INSERT INTO calls (${CALL_COLUMNS}) VALUES (${callParams(1)})`, callValues(row));
+}
+
+/** A run's rate-limit counters, each bucket with its allowance: the run goes on only if none is exceeded. */
+export interface CountedStart extends Counting {
+  limits: number[];
+}
+
+/**
+ * A pending call started together with its run's rate-limit count (and, when `principalSeen`, the principal's
+ * last use): every counter counts, and the call row and principal are written only when no counter went past its
+ * allowance. One statement on Postgres, one unit of the group commit on SQLite: one wait. Returns the counters'
+ * totals in bucket order; committed like insertCall's pending row (settled durably before the run answers).
+ */
+export async function startCountedCall(db: Database, row: CallRow, counting: CountedStart, principalSeen: boolean): Promise<number[]> {
+  const texts = startCallTexts(db.dialect, counting.buckets.length, principalSeen);
+  const countBind = [counting.windowStart, ...counting.buckets];
+  const overBind = counting.buckets.flatMap((bucket, i) => [bucket, counting.limits[i]]);
+  const principalBind = [row.organization_id, row.principal, row.created_at];
+  if (db.dialect === 'postgres') {
+    const bind = [...countBind, ...overBind, ...callValues(row), ...(principalSeen ? principalBind : [])];
+    return hitsInOrder(counting.buckets, await db.selectRelaxed<{ bucket: string; hits: unknown }>(texts[0], bind));
+  }
+  const binds = [countBind, [...overBind, ...callValues(row)], [...principalBind, row.id]];
+  const [counted] = await db.writeTogether<{ bucket: string; hits: unknown }>(texts.map((sql, i) => ({ sql, bind: binds[i] })));
+  return hitsInOrder(counting.buckets, counted);
+}
+
+/** startCountedCall's statement texts, by dialect, number of counters and whether the principal is written: built once each. */
+const startTexts = new Map<string, string[]>();
+
+function startCallTexts(dialect: Dialect, counters: number, principalSeen: boolean): string[] {
+  const key = `${dialect} ${counters} ${principalSeen}`;
+  let texts = startTexts.get(key);
+  if (texts) return texts;
+  const count = countHitsStatement({ buckets: Array<string>(counters).fill(''), windowStart: 0 }).sql;
+  // No counter of `source` past its allowance: binds from `$first` on, a (bucket, allowance) pair per counter.
+  const within = (source: string, first: number) =>
+    `NOT EXISTS (SELECT 1 FROM ${source} WHERE ${Array.from({ length: counters }, (_, i) => `(bucket = $${first + 2 * i} AND hits > $${first + 2 * i + 1})`).join(' OR ')})`;
+  if (dialect === 'postgres') {
+    // One statement; binds after the counter's: the allowances, the call's columns, the principal's.
+    const withinFirst = counters + 2;
+    const callFirst = withinFirst + 2 * counters;
+    const seen = principalSeen ? `, seen AS (${principalSeenStatement('', '', 0, 'EXISTS (SELECT 1 FROM started)', callFirst + 18).sql})` : '';
+    texts = [
+      `WITH counted AS (${count}),
+            started AS (INSERT INTO calls (${CALL_COLUMNS}) SELECT ${callParams(callFirst)} WHERE ${within('counted', withinFirst)} RETURNING id)${seen}
+       SELECT bucket, hits FROM counted`,
+    ];
+  } else {
+    // The same statements one after another on the writing connection, which sees its own count.
+    texts = [count, `INSERT INTO calls (${CALL_COLUMNS}) SELECT ${callParams(2 * counters + 1)} WHERE ${within('rate_limit_counters', 1)}`];
+    if (principalSeen) texts.push(principalSeenStatement('', '', 0, 'EXISTS (SELECT 1 FROM calls WHERE id = $4)').sql);
+  }
+  startTexts.set(key, texts);
+  return texts;
 }
 
 export type CallSettlement = Pick<

@@ -1,22 +1,23 @@
-import type { Executor } from '../database.js';
+import type { Executor, Statement } from '../database.js';
 import { whereClause, type Condition, type PageQuery } from '../pages.js';
 
 /**
  * One statement on both dialects: inserts the principal on first use, else moves last_seen_at forward
  * (the WHERE keeps an out-of-order older timestamp from moving it back, and skips a useless write).
+ * Written only where `condition` (SQL) holds; binds from `$first` on.
  */
-export async function upsertPrincipalSeen(
-  db: Executor,
-  organizationId: string,
-  principal: string,
-  now: number,
-): Promise<void> {
-  await db.execute(
-    `INSERT INTO principals (organization_id, principal, first_seen_at, last_seen_at) VALUES ($1, $2, $3, $3)
+export function principalSeenStatement(organizationId: string, principal: string, now: number, condition = 'TRUE', first = 1): Statement {
+  return {
+    sql: `INSERT INTO principals (organization_id, principal, first_seen_at, last_seen_at) SELECT $${first}, $${first + 1}, $${first + 2}, $${first + 2} WHERE ${condition}
      ON CONFLICT (organization_id, principal)
      DO UPDATE SET last_seen_at = excluded.last_seen_at WHERE principals.last_seen_at < excluded.last_seen_at`,
-    [organizationId, principal, now],
-  );
+    bind: [organizationId, principal, now],
+  };
+}
+
+export async function upsertPrincipalSeen(db: Executor, organizationId: string, principal: string, now: number): Promise<void> {
+  const { sql, bind } = principalSeenStatement(organizationId, principal, now);
+  await db.execute(sql, bind);
 }
 
 export interface PrincipalUseRow {

@@ -89,6 +89,8 @@ export interface RunToApprove {
   priceMicros: number;
   /** Credentials the routes would send, never shown on the page. */
   secrets: string[];
+  /** Called before the check reads or writes an approval, once the policy covers the run (the run's rate-limit count). */
+  beforeWrite(): Promise<unknown>;
 }
 
 /** The outcome of the check: run (under this approval, or none needed), or ask the user first. */
@@ -138,6 +140,7 @@ const expired = (detail: string) => new GatewayError('approval_expired', detail)
 export async function checkApproval(gateway: Pick<Gateway, 'config' | 'db' | 'keyring'>, run: RunToApprove, now = Date.now()): Promise<ApprovalCheck> {
   const { caller, request, task, principal } = run;
   if (!isUserPrincipal(principal) || !policyCovers(caller.approvalPolicy, task, run.priceMicros)) return { approvalId: null };
+  await run.beforeWrite();
   const binding = {
     organization_id: caller.organization.id,
     principal,

@@ -28,6 +28,8 @@ interface Context {
   organizationId: string;
   principal: string;
   request: RunRequest;
+  /** Called before anything is written (a connect link's session): the run's rate-limit count comes first. */
+  beforeWrite(): Promise<unknown>;
 }
 
 /** A connect link for the principal when one can be made (an OAuth2 provider with an app); else none. */
@@ -36,6 +38,7 @@ interface Context {
  * can be made, what must happen first (a detail never points at a member the answer lacks).
  */
 async function connectLink(ctx: Context, provider: Provider, scopes: string[]): Promise<{ extras: Record<string, string>; next: string }> {
+  await ctx.beforeWrite();
   const url = await runConnectLink(ctx.gateway, ctx.organizationId, ctx.principal, provider, scopes);
   if (url) return { extras: { connect_url: url }, next: 'open connect_url' };
   if (provider.auth.type !== 'oauth2') return { extras: {}, next: 'attach the account with POST /v1/connections' };
@@ -49,6 +52,7 @@ async function connectLink(ctx: Context, provider: Provider, scopes: string[]): 
 async function usable(ctx: Context, route: Route, connection: ConnectionRow): Promise<Plan> {
   const provider = route.provider!;
   if (connection.status === 'needs_reauth') {
+    await ctx.beforeWrite();
     const url = await reconnectUrl(ctx.gateway, connection);
     throw new GatewayError(
       'connection_invalid',
@@ -159,8 +163,9 @@ export async function planRoutes(
   requested: Task,
   routes: Route[],
   request: RunRequest,
+  beforeWrite: () => Promise<unknown>,
 ): Promise<Plan[]> {
-  const ctx: Context = { gateway, organizationId, principal, request };
+  const ctx: Context = { gateway, organizationId, principal, request, beforeWrite };
   let named: ConnectionRow | undefined;
   if (request.connectionId !== undefined) {
     named = await namedConnection(ctx, requested);

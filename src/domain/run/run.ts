@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { insertCall, insertCapture, settleCallWithCapture, type CallRow, type CaptureRow } from '../../db/repos/calls.js';
+import { insertCall, insertCapture, settleCallWithCapture, startCountedCall, type CallRow, type CaptureRow } from '../../db/repos/calls.js';
 import { touchConnection } from '../../db/repos/connections.js';
 import type { Caller } from '../callers.js';
 import { captureSide } from '../audit/captured.js';
@@ -11,7 +11,8 @@ import { GatewayError, invalidInput } from '../errors.js';
 import type { Gateway } from '../gateway.js';
 import { newId } from '../ids.js';
 import { canonicalJson, fingerprint, idempotent } from '../idempotency.js';
-import { recordPrincipalActivity } from '../principal-directory.js';
+import { principalActivityDue, principalActivityRecorded, recordPrincipalActivity } from '../principal-directory.js';
+import type { RunCount } from '../rate-limits.js';
 import { actingPrincipal, isUserPrincipal } from '../principals.js';
 import { approvalRequired, checkApproval } from '../approvals/approvals.js';
 import { attempt } from './attempt.js';
@@ -58,6 +59,8 @@ interface CallContext {
   caller: Caller;
   principal: string;
   request: RunRequest;
+  /** The run's rate-limit count: made with the call's pending row, or before anything else the run writes. */
+  count: RunCount;
   input: Record<string, unknown>;
   started: number;
   /** Time spent in upstream attempts so far, in milliseconds: what the gateway's own overhead excludes. */
@@ -155,6 +158,7 @@ function callRow(ctx: CallContext, id: string, task: Task, now: number, fields: 
  * 404 miss when no route could do the job, 403 approval_required when the end user must approve it first.
  */
 async function recordMiss(ctx: CallContext, task: Task, error: GatewayError): Promise<never> {
+  await ctx.count.count();
   const now = Date.now();
   const id = newId('call', now);
   await insertCall(ctx.gateway.db, callRow(ctx, id, task, now, { outcome: 'miss', http_status: error.status, error_code: error.code, latency_ms: elapsed(ctx) }));
@@ -208,10 +212,16 @@ async function perform(ctx: CallContext, routes: Route[], plans: Plan[]): Promis
   const now = Date.now();
   const callId = newId('call', now);
   const first = plans[0];
-  await Promise.all([
-    insertCall(gateway.db, callRow(ctx, callId, first.task, now, { identity: first.identity, connection_id: first.connection?.id ?? null }), true),
-    recordPrincipalActivity(gateway, caller.organization.id, ctx.principal, now),
-  ]);
+  const pending = callRow(ctx, callId, first.task, now, { identity: first.identity, connection_id: first.connection?.id ?? null });
+  const counting = ctx.count.pending();
+  if (counting) {
+    // One wait before the upstream call: the count, the pending row and the principal's use, written within budget only.
+    const principalSeen = principalActivityDue(caller.organization.id, ctx.principal, now);
+    await ctx.count.counted(await startCountedCall(gateway.db, pending, counting, principalSeen));
+    if (principalSeen) principalActivityRecorded(caller.organization.id, ctx.principal, now);
+  } else {
+    await Promise.all([insertCall(gateway.db, pending, true), recordPrincipalActivity(gateway, caller.organization.id, ctx.principal, now)]);
+  }
   const failures = new Map<Task, string>();
   let customerFaulted = false;
   let last = first;
@@ -310,8 +320,9 @@ function requestFingerprint(gateway: Pick<Gateway, 'keyring'>, request: RunReque
 }
 
 /**
- * POST /v1/tasks/{id}/run (and MCP run_task), after its rate limits (consumeRunLimits, applied by the caller
- * to every run request). One step after another, each of which may answer the run:
+ * POST /v1/tasks/{id}/run (and MCP run_task), with its rate-limit count (`count`, which the caller makes as the
+ * answer leaves if the run has not: every run request counts). One step after another, each of which may answer
+ * the run:
  *
  * 1. the catalog version pin;
  * 2. the task exists and is active;
@@ -321,9 +332,10 @@ function requestFingerprint(gateway: Pick<Gateway, 'keyring'>, request: RunReque
  * 5. the routes (none: a recorded miss);
  * 6. the credential of each route;
  * 7. the end user's approval, when the organization's policy asks for one (none: a recorded miss);
- * 8. idempotency, then the call: recorded pending, tried upstream route by route, settled with its capture.
+ * 8. idempotency, then the call: recorded pending (with the count, when nothing was written before it), tried
+ *    upstream route by route, settled with its capture.
  */
-export async function runTask(gateway: Gateway, caller: Caller, request: RunRequest, started = performance.now()): Promise<RunAnswer> {
+export async function runTask(gateway: Gateway, caller: Caller, request: RunRequest, count: RunCount, started = performance.now()): Promise<RunAnswer> {
   checkPinnedVersion(gateway, request);
   const task = taskToRun(gateway, request);
   const { input } = request;
@@ -332,17 +344,19 @@ export async function runTask(gateway: Gateway, caller: Caller, request: RunRequ
   const sentInput = request.idempotencyKey === undefined ? undefined : canonicalJson(input);
   checkTaskInput(task, input);
   const principal = runPrincipal(caller, request, task);
-  const ctx: CallContext = { gateway, caller, principal, request, input, started, upstreamMs: 0, approvalId: null };
+  const ctx: CallContext = { gateway, caller, principal, request, count, input, started, upstreamMs: 0, approvalId: null };
   const routes = await chooseRoutes(gateway, { task, provider: gateway.catalog.providers.get(task.provider), input }, alternatives, request);
   if (!routes.length) await recordMiss(ctx, task, new GatewayError('miss', `no route can run ${task.id} under the routing headers given`));
-  const plans = await planRoutes(gateway, caller.organization.id, principal, task, routes, request);
-  const approval = await checkApproval(gateway, { caller, request, task, principal, input, priceMicros: plans[0].task.price_micros, secrets: planSecrets(request, plans) });
+  const plans = await planRoutes(gateway, caller.organization.id, principal, task, routes, request, count.count);
+  const approval = await checkApproval(gateway, {
+    caller, request, task, principal, input, priceMicros: plans[0].task.price_micros, secrets: planSecrets(request, plans), beforeWrite: count.count,
+  });
   ctx.approvalId = 'ask' in approval ? approval.ask.approval_id : approval.approvalId;
   if ('ask' in approval) await recordMiss(ctx, task, approvalRequired(task, approval.ask));
   const work = () => perform(ctx, routes, plans);
-  const run =
-    sentInput === undefined
-      ? await work()
-      : await idempotent(gateway, caller.organization.id, request.idempotencyKey!, requestFingerprint(gateway, request, principal, sentInput), work);
+  if (sentInput === undefined) return { run: await work() };
+  // The claim is a write, so the run counts first (and a replayed answer never holds a 429 of the count).
+  await count.count();
+  const run = await idempotent(gateway, caller.organization.id, request.idempotencyKey!, requestFingerprint(gateway, request, principal, sentInput), work);
   return { run };
 }

@@ -9,7 +9,7 @@ import { readiness } from '../../../domain/discovery/readiness.js';
 import { invalidInput } from '../../../domain/errors.js';
 import type { Gateway } from '../../../domain/gateway.js';
 import { actingPrincipal } from '../../../domain/principals.js';
-import { consumeRunLimits } from '../../../domain/rate-limits.js';
+import { runCount, type RunCount } from '../../../domain/rate-limits.js';
 import { USD_DECIMAL } from '../../../domain/run/request.js';
 import { runTask } from '../../../domain/run/run.js';
 import { fields } from '../../../domain/contracts/fields.js';
@@ -67,11 +67,30 @@ const providerSlugs = () =>
 const taskId = () => fields.pathId().description('a task id from discover_tasks, e.g. open-meteo.weather.current');
 
 /**
- * A run counts against the whole run budget before anything else, whatever it answers (bad arguments
- * included), as a REST run does: as the token's own principal, else the one svc-principal names.
+ * A run counts against the whole run budget whatever it answers (bad arguments included), as a REST run does:
+ * as the token's own principal, else the one svc-principal names; counted by the run with its call row, else
+ * before its answer leaves, and an over-budget call answers 429 whatever it would have answered.
  */
-async function countRun({ gateway, caller, headers }: ToolContext): Promise<void> {
-  await consumeRunLimits(gateway, caller, caller.kind === 'user_token' ? caller.principal! : headers['svc-principal']);
+async function asRun<R>({ gateway, caller, headers }: ToolContext, work: (count: RunCount) => Promise<R>): Promise<R> {
+  const count = runCount(gateway, caller, caller.kind === 'user_token' ? caller.principal! : headers['svc-principal']);
+  try {
+    return await work(count);
+  } finally {
+    await count.count();
+  }
+}
+
+/** A tool's arguments schema, its preferences set once: passing them to every validate() makes joi merge them on every call. */
+const argumentsSchema = (schema: Joi.ObjectSchema) => schema.prefs({ abortEarly: false });
+
+/** A call's arguments as the schema accepts them, or 400 invalid_input naming each bad one (`arguments.<name>`). */
+function checkedArguments<A>(schema: Joi.ObjectSchema, args: Record<string, unknown>): A {
+  const { error, value } = schema.validate(args);
+  if (error) {
+    const params = error.details.map((detail) => ({ name: ['arguments', ...detail.path].join('.'), reason: detail.message }));
+    throw invalidInput(params.map((param) => param.reason).join('; '), params);
+  }
+  return value as A;
 }
 
 /** A tool whose arguments are a joi schema: the same schema checks a call and, as JSON Schema, is the listed inputSchema. */
@@ -79,27 +98,16 @@ function toolWithArguments<A>(
   definition: Omit<Tool, 'inputSchema' | 'call' | 'taskOf'> & {
     taskOf?: Tool['taskOf'];
     arguments: Joi.ObjectSchema;
-    /** What a call must pass before its arguments are read (a run's budget). */
-    admit?(context: ToolContext): Promise<void>;
     call(context: ToolContext, args: A): Promise<Record<string, unknown>>;
   },
 ): Tool {
-  const { arguments: argumentsSchema, admit, call, ...listed } = definition;
-  // Preferences set once: passing them to every validate() makes joi merge them on every call.
-  const schema = argumentsSchema.prefs({ abortEarly: false });
+  const { arguments: unprepared, call, ...listed } = definition;
+  const schema = argumentsSchema(unprepared);
   return {
     taskOf: () => undefined,
     ...listed,
     inputSchema: toJsonSchema(schema, 'json') as JsonSchema,
-    async call(context, args) {
-      await admit?.(context);
-      const { error, value } = schema.validate(args);
-      if (error) {
-        const params = error.details.map((detail) => ({ name: ['arguments', ...detail.path].join('.'), reason: detail.message }));
-        throw invalidInput(params.map((param) => param.reason).join('; '), params);
-      }
-      return call(context, value as A);
-    },
+    call: async (context, args) => call(context, checkedArguments<A>(schema, args)),
   };
 }
 
@@ -119,10 +127,10 @@ interface RunArguments {
 }
 
 /**
- * A run through the REST run's pipeline (its budget already counted): runTask with the RunRequest the REST
- * route builds. The routing arguments stand for the svc-* headers of the same meaning and win over them.
+ * A run through the REST run's pipeline, with its count: runTask with the RunRequest the REST route builds.
+ * The routing arguments stand for the svc-* headers of the same meaning and win over them.
  */
-async function run(context: ToolContext, args: RunArguments): Promise<Record<string, unknown>> {
+async function run(context: ToolContext, args: RunArguments, count: RunCount): Promise<Record<string, unknown>> {
   const routing = args.routing ?? {};
   const { headers } = context;
   const zeroRetention = routing.zero_retention;
@@ -136,7 +144,7 @@ async function run(context: ToolContext, args: RunArguments): Promise<Record<str
     'idempotency-key': args.idempotency_key ?? headers['idempotency-key'],
   };
   // An agent retries the same call once its user has been to the approval page: that retry finds the approval.
-  const answer = await runTask(context.gateway, context.caller, { ...runRequest(args.task_id, args.input, withRouting), approvalByRetry: true });
+  const answer = await runTask(context.gateway, context.caller, { ...runRequest(args.task_id, args.input, withRouting), approvalByRetry: true }, count);
   return { ...answer.run };
 }
 
@@ -168,14 +176,8 @@ const describeTask = toolWithArguments<{ task_id: string }>({
   },
 });
 
-const runTool = toolWithArguments<RunArguments>({
-  name: 'run_task',
-  title: 'Run a task',
-  description:
-    'Run a task with an input matching its schema and get {output, receipt}; an error carrying connect_url or reconnect_url means the user must open that link to connect an account, and approval_url that they must approve this run there, then you retry the same call.',
-  // Any task may be asked for, so as much as the most any task does.
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-  arguments: Joi.object({
+const runArguments = argumentsSchema(
+  Joi.object({
     task_id: taskId().required(),
     input: Joi.object().unknown(true).required().description("the task's input, matching the input schema describe_task shows"),
     idempotency_key: fields.text(255).description('repeat a call with the same key and input to get the first answer back instead of running it twice'),
@@ -188,10 +190,20 @@ const runTool = toolWithArguments<RunArguments>({
       zero_retention: Joi.boolean().description('only providers that keep no data, and the gateway stores no capture'),
     }).description('which interchangeable providers may answer, as the svc-* run headers say'),
   }),
-  admit: countRun,
-  call: run,
+);
+
+/** run_task: its arguments are checked within the run's count, since a call with bad ones counts too. */
+const runTool: Tool = {
+  name: 'run_task',
+  title: 'Run a task',
+  description:
+    'Run a task with an input matching its schema and get {output, receipt}; an error carrying connect_url or reconnect_url means the user must open that link to connect an account, and approval_url that they must approve this run there, then you retry the same call.',
+  inputSchema: toJsonSchema(runArguments, 'json') as JsonSchema,
+  // Any task may be asked for, so as much as the most any task does.
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  call: (context, args) => asRun(context, (count) => run(context, checkedArguments<RunArguments>(runArguments, args), count)),
   taskOf: ({ gateway }, args) => (typeof args.task_id === 'string' ? gateway.catalog.tasks.get(args.task_id) : undefined),
-});
+};
 
 /** The tools every MCP request lists. */
 export const fixedTools: Tool[] = [discoverTasks, describeTask, runTool];
@@ -233,10 +245,7 @@ export function pinnedTool(task: Task): Tool {
     inputSchema: task.input,
     ...(outputSchema ? { outputSchema } : {}),
     annotations: { readOnlyHint: read_only, destructiveHint: destructive, idempotentHint: idempotent, openWorldHint: task.kind !== 'utility' },
-    async call(context, args) {
-      await countRun(context);
-      return run(context, { task_id: task.id, input: args });
-    },
+    call: (context, args) => asRun(context, (count) => run(context, { task_id: task.id, input: args }, count)),
     taskOf: () => task,
   };
 }

@@ -5,7 +5,7 @@ import type { Gateway } from '../../../domain/gateway.js';
 import { USD_DECIMAL, type RunRequest } from '../../../domain/run/request.js';
 import { runAnswerJson, runTask } from '../../../domain/run/run.js';
 import { callerOf } from '../../auth.js';
-import { namedRunPrincipal } from '../../rate-limits.js';
+import { namedRunPrincipal, runCountOf } from '../../rate-limits.js';
 import { fields } from '../../../domain/contracts/fields.js';
 import { headers } from '../../headers.js';
 import { answers, records } from '../../records.js';
@@ -122,6 +122,6 @@ export const runTaskRoute = (gateway: Gateway): ServerRoute => operation({
     const { receipt_options: receiptOptions, ...input } = request.payload ?? {};
     const run = runRequest(request.params.id, input, request.headers, receiptOptions?.principal);
     // Sent as JSON text: the provider's answer goes out as it came, never parsed and written again.
-    return h.response(runAnswerJson((await runTask(gateway, callerOf(request), run)).run)).type('application/json; charset=utf-8');
+    return h.response(runAnswerJson((await runTask(gateway, callerOf(request), run, runCountOf(request))).run)).type('application/json; charset=utf-8');
   },
 });
