@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type Joi from 'joi';
-import YAML from 'yaml';
+import { load } from 'js-yaml';
 import { packageRoot } from '../../config/load.js';
 import type { Config } from '../../config/schema.js';
 import { builtinHandlers } from '../../providers/builtin/index.js';
@@ -116,7 +116,7 @@ class CatalogBuilder {
     const yaml = /\.ya?ml$/i.test(file);
     const key = `${yaml ? 'yaml' : 'json'}\u0000${text}`;
     try {
-      if (!parsedFiles.has(key)) parsedFiles.set(key, (yaml ? YAML.parse(text) : JSON.parse(text)) ?? {});
+      if (!parsedFiles.has(key)) parsedFiles.set(key, (yaml ? load(text, { maxAliases: 100 }) : JSON.parse(text)) ?? {});
       return structuredClone(parsedFiles.get(key));
     } catch (err) {
       this.problem(label, `is not valid ${yaml ? 'YAML' : 'JSON'}: ${(err as Error).message.split('\n')[0]}`);
