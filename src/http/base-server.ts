@@ -96,9 +96,9 @@ function rejectMalformedQueries(server: Server): void {
   });
 }
 
-function logRequests(server: Server, log: Gateway['log']): void {
+function logRequests(server: Server, gateway: Pick<Gateway, 'log'>): void {
   server.events.on('response', (request) => {
-    log.info({
+    gateway.log.info({
       method: request.method.toUpperCase(),
       // Always the route template, never the address: hosted links carry secrets, and any path parameter
       // (or an unmatched path) may hold one pasted by mistake, e.g. DELETE /v1/tokens/<the token itself>.
@@ -140,7 +140,7 @@ export function baseServer(essentials: GatewayEssentials, catalogVersion: () => 
   answerClientErrors(server, config, catalogVersion);
   limitSlowClients(server, config);
   rejectMalformedQueries(server);
-  logRequests(server, essentials.log);
+  logRequests(server, essentials);
   server.route(health(essentials));
   return server;
 }
