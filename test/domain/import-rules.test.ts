@@ -147,6 +147,45 @@ describe('catalog import: generation rules', () => {
     expect(await refusal('openapi: 3.0.0\npaths: {}', { provider: 'Not A Slug' })).to.match(/--provider Not A Slug must be a slug/);
   });
 
+  it('describes an input or answer whose schemas link to too many others fewer links deep, instead of carrying them all', async () => {
+    // 150 schemas, each linking to every later one: the closure of the first is all of them.
+    const names = Array.from({ length: 150 }, (_, i) => `Node${i}`);
+    const schemas = Object.fromEntries(names.map((name, i) => [name, {
+      type: 'object',
+      properties: { label: { type: 'string' }, ...Object.fromEntries(names.slice(i + 1).map((next) => [next.toLowerCase(), { $ref: `#/components/schemas/${next}` }])) },
+    }]));
+    const description = JSON.stringify({
+      openapi: '3.0.3',
+      info: { title: 'Linked', version: '1' },
+      servers: [{ url: 'https://linked.example' }],
+      components: { schemas },
+      paths: {
+        '/nodes': {
+          get: { operationId: 'getNode', responses: { 200: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Node0' } } } } } },
+          post: {
+            operationId: 'addNode',
+            requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { node: { $ref: '#/components/schemas/Node0' } } } } } },
+            responses: { 204: { description: 'added' } },
+          },
+        },
+      },
+    });
+    const linked = await importOpenApi(description, undefined, { provider: 'linked' });
+    const add = linked.imported.tasks.find((entry) => entry.task.id === 'linked.add_node')!;
+    const input = add.task.input as { definitions?: object; properties: { node: object } };
+    expect(Object.keys(input.definitions ?? {}).length).to.be.at.most(100);
+    expect(add.notes.join(' ')).to.match(/its input is described \d linked schemas? deep/);
+    const get = linked.imported.tasks.find((entry) => entry.task.id === 'linked.get_node')!;
+    expect(Object.keys((get.task.output as { definitions?: object }).definitions ?? {}).length).to.be.at.most(50);
+    const dir = mkdtempSync(path.join(tmpdir(), 'import-linked-'));
+    try {
+      writeFileSync(path.join(dir, 'linked.yaml'), linked.yaml);
+      expect(buildCatalog([...builtinCatalogFiles(), path.join(dir, 'linked.yaml')], {}, {}).catalog.tasks.has('linked.add_node')).to.equal(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('reads Swagger 2.0 and takes --base-url for a description without a host', async () => {
     const swagger = `swagger: "2.0"
 info: {title: Tiny, version: "1"}

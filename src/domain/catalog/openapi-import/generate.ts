@@ -2,7 +2,7 @@ import { compileInputSchema, outputSchemaProblems } from '../input.js';
 import { SLUG } from '../schema.js';
 import type { JsonSchema, JsonTemplate, ProviderAuth, ProviderProbe, TaskRequest } from '../types.js';
 import { ImportError, pointerTarget, type OpenApiDocument } from './document.js';
-import { isObject, SchemaConverter } from './schema.js';
+import { isObject, SchemaConverter, TooManyDefinitions } from './schema.js';
 import { bounded, fieldName, firstParagraph, plainText, snakeWords } from './text.js';
 
 /**
@@ -76,6 +76,11 @@ const LIMITS = {
   outputDescription: 0,
   /** Characters of an answer schema (as JSON); a larger one is described fewer definitions deep. */
   outputChars: 6_000,
+  /** Definitions (linked schemas) of an answer; more are described fewer definitions deep. */
+  outputDefinitions: 50,
+  /** How many definitions deep an input is described, unless it would need more than inputDefinitions. */
+  inputDepth: 8,
+  inputDefinitions: 100,
   keywords: 8,
   idChars: 100,
 };
@@ -164,7 +169,7 @@ export function generateCatalog(document: OpenApiDocument, options: ImportOption
   for (const { ref, operation, pathItem, tags } of operations) {
     try {
       const security = securityFor(requirementsOf(operation), chosen, supported, unsupported);
-      const built = buildTask({ ref, operation, pathItem, tags, security, provider: options.provider, deref, resolve, baseUrl, chosen });
+      const built = buildBoundedTask({ ref, operation, pathItem, tags, security, provider: options.provider, deref, resolve, baseUrl, chosen });
       const id = uniqueId(built.name, options.provider, usedIds, ref);
       const capability = uniqueCapability(id, usedCapabilities);
       tasks.push({ operation: ref, task: { id, provider: options.provider, capability, ...built.task }, notes: built.notes });
@@ -421,11 +426,30 @@ class Fields {
   }
 }
 
-function buildTask(context: BuildContext): { name: string; task: Record<string, unknown>; notes: string[] } {
+type BuiltTask = { name: string; task: Record<string, unknown>; notes: string[] };
+
+/**
+ * The task with its input described LIMITS.inputDepth definitions deep, or half as deep (and so on) when that
+ * needs more than LIMITS.inputDefinitions; deeper links then take any value of their type, and the notes say so.
+ */
+function buildBoundedTask(context: BuildContext): BuiltTask {
+  for (let depth = LIMITS.inputDepth; ; depth = Math.floor(depth / 2)) {
+    try {
+      const built = buildTask(context, depth);
+      if (depth < LIMITS.inputDepth) built.notes.push(`its input is described ${depth} linked ${depth === 1 ? 'schema' : 'schemas'} deep (its schemas link to too many others); deeper members take any value of their type.`);
+      return built;
+    } catch (err) {
+      // At depth 0 no definition is written, so it always ends there.
+      if (!(err instanceof TooManyDefinitions)) throw err;
+    }
+  }
+}
+
+function buildTask(context: BuildContext, inputDepth: number): BuiltTask {
   const { ref, operation, pathItem, deref, resolve } = context;
   if (Array.isArray(operation.servers) && operation.servers.length) checkSameServer(operation.servers, context.baseUrl);
   else if (Array.isArray(pathItem.servers) && pathItem.servers.length) checkSameServer(pathItem.servers, context.baseUrl);
-  const input = new SchemaConverter(resolve, { use: 'input', describe: LIMITS.fieldDescription, maxRefDepth: 8 });
+  const input = new SchemaConverter(resolve, { use: 'input', describe: LIMITS.fieldDescription, maxRefDepth: inputDepth, maxDefinitions: LIMITS.inputDefinitions });
   const fields = new Fields();
   const notes: string[] = [];
   const parameters = parametersOf(pathItem, operation, deref);
@@ -680,8 +704,14 @@ function outputOf(operation: Node, deref: (node: unknown) => unknown, resolve: (
     const schema = (content[json] as Node | undefined)?.schema;
     if (schema === undefined) return undefined;
     for (let depth = 3; depth >= 0; depth -= 1) {
-      const converter = new SchemaConverter(resolve, { use: 'output', describe: LIMITS.outputDescription, maxRefDepth: depth });
-      const converted = converter.convert(schema);
+      const converter = new SchemaConverter(resolve, { use: 'output', describe: LIMITS.outputDescription, maxRefDepth: depth, maxDefinitions: LIMITS.outputDefinitions });
+      let converted: JsonSchema;
+      try {
+        converted = converter.convert(schema);
+      } catch (err) {
+        if (err instanceof TooManyDefinitions) continue;
+        throw err;
+      }
       const definitions = converter.definitionsUsed();
       const output = definitions ? { ...converted, definitions } : converted;
       if (!Object.keys(converted).length) return undefined;

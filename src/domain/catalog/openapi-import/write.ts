@@ -36,10 +36,7 @@ export function catalogYaml(imported: ImportedCatalog, source: { file: string; f
   return text;
 }
 
-/**
- * The same catalog as JSON (for `--output FILE.json`): no comments, but it loads several times faster than YAML,
- * which counts for a catalog of a thousand tasks.
- */
+/** The same catalog as JSON (for `--output FILE.json`), without the comments. */
 export function catalogJson(imported: ImportedCatalog): string {
   return `${JSON.stringify({ providers: [imported.provider], tasks: imported.tasks.map(({ task }) => task) }, null, 2)}\n`;
 }
