@@ -147,6 +147,55 @@ describe('catalog import: generation rules', () => {
     expect(await refusal('openapi: 3.0.0\npaths: {}', { provider: 'Not A Slug' })).to.match(/--provider Not A Slug must be a slug/);
   });
 
+  it('skips, never writes, a query name with white space, an empty fixed header or a path query naming no parameter', async () => {
+    const description = JSON.stringify({
+      openapi: '3.0.3',
+      info: { title: 'Odd', version: '1' },
+      servers: [{ url: 'https://odd.example' }],
+      paths: {
+        '/lookup': {
+          get: {
+            operationId: 'lookup',
+            parameters: [{ name: 'ip address', in: 'query', required: true, schema: { type: 'string' } }],
+            responses: { 204: { description: 'ok' } },
+          },
+        },
+        '/search': {
+          get: {
+            operationId: 'search',
+            parameters: [{ name: 'q', in: 'query', schema: { type: 'string' } }, { name: 'data source', in: 'query', schema: { type: 'string' } }],
+            responses: { 204: { description: 'ok' } },
+          },
+        },
+        '/events': {
+          get: {
+            operationId: 'events',
+            parameters: [{ name: 'Correlation-Id', in: 'header', required: true, schema: { type: 'string', default: '' } }],
+            responses: { 204: { description: 'ok' } },
+          },
+        },
+        '/uploads?convert={convert}': { post: { operationId: 'upload', responses: { 204: { description: 'ok' } } } },
+      },
+    });
+    const odd = await importOpenApi(description, undefined, { provider: 'odd' });
+    const reasons = Object.fromEntries(odd.imported.skipped.map((entry) => [entry.operation.operationId, `${entry.category}: ${entry.reason}`]));
+    expect(reasons).to.deep.equal({
+      lookup: "query: query parameter ip address has white space in its name, which a task's query cannot name",
+      events: "header: header parameter Correlation-Id is required, and a task's headers are fixed",
+      upload: "path: its path's query convert={convert} names {convert}, which no parameter describes",
+    });
+    const search = odd.imported.tasks.find((entry) => entry.task.id === 'odd.search')!;
+    expect(search.task.request).to.deep.include({ query: { q: '{q}' } });
+    expect(search.notes).to.include('query parameter data source is left out: it has white space in its name.');
+    const dir = mkdtempSync(path.join(tmpdir(), 'import-odd-'));
+    try {
+      writeFileSync(path.join(dir, 'odd.yaml'), odd.yaml);
+      expect(buildCatalog([...builtinCatalogFiles(), path.join(dir, 'odd.yaml')], {}, {}).catalog.tasks.has('odd.search')).to.equal(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('describes an input or answer whose schemas link to too many others fewer links deep, instead of carrying them all', async () => {
     // 150 schemas, each linking to every later one: the closure of the first is all of them.
     const names = Array.from({ length: 150 }, (_, i) => `Node${i}`);

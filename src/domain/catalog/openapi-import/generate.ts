@@ -1,3 +1,4 @@
+import { placeholdersOf } from '../../../providers/templates.js';
 import { compileInputSchema, outputSchemaProblems } from '../input.js';
 import { SLUG } from '../schema.js';
 import type { JsonSchema, JsonTemplate, ProviderAuth, ProviderProbe, TaskRequest } from '../types.js';
@@ -482,7 +483,11 @@ function buildTask(context: BuildContext, inputDepth: number): BuiltTask {
       request.path = request.path.split(`{${parameter.name}}`).join(`{${field}}`);
     } else if (parameter.in === 'query') {
       let schema: JsonSchema;
-      if (type === 'object' || parameter.style === 'deepObject') {
+      if (/\s/.test(parameter.name)) {
+        if (parameter.required) throw new Unrunnable('query', `${place} has white space in its name, which a task's query cannot name`);
+        notes.push(`${place} is left out: it has white space in its name.`);
+        continue;
+      } else if (type === 'object' || parameter.style === 'deepObject') {
         if (parameter.required) throw new Unrunnable('query', `${place} is an object, which a query template cannot write`);
         notes.push(`${place} is left out: it is an object.`);
         continue;
@@ -505,13 +510,19 @@ function buildTask(context: BuildContext, inputDepth: number): BuiltTask {
       if (IGNORED_HEADERS.has(parameter.name.toLowerCase())) continue;
       if (context.chosen?.scheme === CREDENTIAL_HEADER && context.chosen.auth.type === 'api_key' && context.chosen.auth.header?.toLowerCase() === parameter.name.toLowerCase()) continue;
       const fixed = isObject(resolved) ? (Array.isArray(resolved.enum) && resolved.enum.length === 1 ? resolved.enum[0] : resolved.default) : undefined;
-      if (parameter.required && (typeof fixed === 'string' || typeof fixed === 'number')) headers[parameter.name] = String(fixed);
+      if (parameter.required && ((typeof fixed === 'string' && fixed !== '') || typeof fixed === 'number')) headers[parameter.name] = String(fixed);
       else if (parameter.required) throw new Unrunnable('header', `${place} is required, and a task's headers are fixed`);
       else notes.push(`${place} is left out: a task's headers are fixed.`);
     } else {
       if (parameter.required) throw new Unrunnable('cookie', `${place} is required, and tasks send no ${parameter.in === 'cookie' ? 'cookies' : parameter.in}`);
       notes.push(`${place} is left out: tasks send no ${parameter.in === 'cookie' ? 'cookies' : parameter.in}.`);
     }
+  }
+
+  // A query written into the path (`/uploads?convert={convert}`) may name a field no parameter describes.
+  for (const [name, template] of Object.entries(request.query ?? {})) {
+    const unknown = placeholdersOf(template).find((field) => !Object.hasOwn(fields.properties, field));
+    if (unknown) throw new Unrunnable('path', `its path's query ${name}=${template} names {${unknown}}, which no parameter describes`);
   }
 
   const body = requestBodyOf(operation, deref);
