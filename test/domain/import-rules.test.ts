@@ -147,7 +147,7 @@ describe('catalog import: generation rules', () => {
     expect(await refusal('openapi: 3.0.0\npaths: {}', { provider: 'Not A Slug' })).to.match(/--provider Not A Slug must be a slug/);
   });
 
-  it('skips, never writes, a query name with white space, an empty fixed header or a path query naming no parameter', async () => {
+  it('skips, never writes, a query name with white space, an empty fixed header or a path query naming no parameter; takes a required User-Agent as sent', async () => {
     const description = JSON.stringify({
       openapi: '3.0.3',
       info: { title: 'Odd', version: '1' },
@@ -175,6 +175,13 @@ describe('catalog import: generation rules', () => {
           },
         },
         '/uploads?convert={convert}': { post: { operationId: 'upload', responses: { 204: { description: 'ok' } } } },
+        '/agents': {
+          get: {
+            operationId: 'agents',
+            parameters: [{ name: 'User-Agent', in: 'header', required: true, schema: { type: 'string' } }],
+            responses: { 204: { description: 'ok' } },
+          },
+        },
       },
     });
     const odd = await importOpenApi(description, undefined, { provider: 'odd' });
@@ -187,6 +194,10 @@ describe('catalog import: generation rules', () => {
     const search = odd.imported.tasks.find((entry) => entry.task.id === 'odd.search')!;
     expect(search.task.request).to.deep.include({ query: { q: '{q}' } });
     expect(search.notes).to.include('query parameter data source is left out: it has white space in its name.');
+    // The gateway sends a User-Agent of its own on every request.
+    const agents = odd.imported.tasks.find((entry) => entry.task.id === 'odd.agents')!;
+    expect(agents.task.request).to.not.have.property('headers');
+    expect(agents.notes).to.include("header parameter User-Agent is the gateway's own.");
     const dir = mkdtempSync(path.join(tmpdir(), 'import-odd-'));
     try {
       writeFileSync(path.join(dir, 'odd.yaml'), odd.yaml);

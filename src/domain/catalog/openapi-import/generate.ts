@@ -67,6 +67,8 @@ const FORM_MEDIA = /^application\/x-www-form-urlencoded\s*(;.*)?$/i;
 const TEXT_MEDIA = /^(text\/(?!event-stream)|application\/([\w.+-]+\+)?xml|application\/(yaml|x-yaml|javascript|csv))/i;
 /** Headers HTTP itself sets: OpenAPI says parameters naming them are ignored. */
 const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
+/** Headers the gateway sends on every upstream request of its own (src/providers/http-task.ts). */
+const SENT_BY_GATEWAY = new Set(['user-agent']);
 
 /** Each task's description, input descriptions and answer schema are bounded so a generated file stays readable. */
 const LIMITS = {
@@ -508,6 +510,10 @@ function buildTask(context: BuildContext, inputDepth: number): BuiltTask {
       request.query = { ...request.query, [parameter.name]: `{${field}}` };
     } else if (parameter.in === 'header') {
       if (IGNORED_HEADERS.has(parameter.name.toLowerCase())) continue;
+      if (SENT_BY_GATEWAY.has(parameter.name.toLowerCase())) {
+        if (parameter.required) notes.push(`${place} is the gateway's own.`);
+        continue;
+      }
       if (context.chosen?.scheme === CREDENTIAL_HEADER && context.chosen.auth.type === 'api_key' && context.chosen.auth.header?.toLowerCase() === parameter.name.toLowerCase()) continue;
       const fixed = isObject(resolved) ? (Array.isArray(resolved.enum) && resolved.enum.length === 1 ? resolved.enum[0] : resolved.default) : undefined;
       if (parameter.required && ((typeof fixed === 'string' && fixed !== '') || typeof fixed === 'number')) headers[parameter.name] = String(fixed);
