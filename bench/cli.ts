@@ -15,11 +15,11 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTestDatabase, type Dialect, type TestDatabase } from '../test/support/databases.js';
+import { freePort } from '../test/support/process.js';
 import { machine } from './procstat.js';
 import { dialectsOption, median, numberOption } from './report.js';
 import { buildGateway } from './servers.js';
@@ -53,17 +53,6 @@ function cpuPerCall(argv: string[], env: NodeJS.ProcessEnv, calls: number): numb
   const result = spawnSync('bash', ['-c', script], { env: { ...process.env, ...env }, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`${command} failed (${result.status}):\n${result.stderr}`);
   return childrenCpuMs(result.stdout) / calls;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /**

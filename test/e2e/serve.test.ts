@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { readFileSync, statSync } from 'node:fs';
 import { spawn } from 'node:child_process';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import path from 'node:path';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
 import { startFakeProvider } from '../support/fake-provider.js';
-import { gatewayArgs, initialOwnerKey, projectRoot, runGateway, startGateway, type RunningGateway } from '../support/process.js';
+import { freePort, gatewayArgs, initialOwnerKey, projectRoot, runGateway, startGateway, type RunningGateway } from '../support/process.js';
 
 for (const dialect of dialects) {
   describe(`gateway serve as a real process [${dialect}]`, function () {
@@ -156,14 +156,3 @@ describe('gateway serve against an unreachable database', function () {
     expect(result.stderr).to.match(/database unreachable/);
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
