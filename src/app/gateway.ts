@@ -55,12 +55,20 @@ async function createLogger(config: Config): Promise<Logger> {
 
 /** A Gateway on the configured database, as it is: schema not touched. */
 export async function openGateway(config: Config, log?: Logger): Promise<Gateway> {
-  ensurePrivateDirectory(config.data_dir);
-  const keyring = createKeyring(masterSecret(config));
   const { loadCatalog } = await import('../domain/catalog/load.js');
   const catalog = loadCatalog(config);
+  return { ...(await openWithoutCatalog(config, log)), catalog };
+}
+
+/**
+ * A Gateway but its catalog (the data directory, the master secret, the logger, the database as it is), for
+ * `serve`, which listens before it loads the catalog.
+ */
+export async function openWithoutCatalog(config: Config, log?: Logger): Promise<Omit<Gateway, 'catalog'>> {
+  ensurePrivateDirectory(config.data_dir);
+  const keyring = createKeyring(masterSecret(config));
   const db = await openDatabase(config.database.url);
-  return { config, db, keyring, catalog, log: log ?? (await createLogger(config)) };
+  return { config, db, keyring, log: log ?? (await createLogger(config)) };
 }
 
 /**

@@ -50,7 +50,7 @@ function writeKeyFile(config: Config, key: string): { file: string | null; kept:
  * First run: an empty database gets the organization `default` with one owner key, which is returned to be
  * printed once and kept in a key file (mode 0600) for scripts.
  */
-export async function createInitialOwnerKey(gateway: Gateway): Promise<InitialOwnerKey | null> {
+export async function createInitialOwnerKey(gateway: Pick<Gateway, 'config' | 'db'>): Promise<InitialOwnerKey | null> {
   const key = await bootstrapIfEmpty(gateway);
   return key && { ...key, ...writeKeyFile(gateway.config, key.key) };
 }

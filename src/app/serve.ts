@@ -2,7 +2,8 @@ import type { Config } from '../config/schema.js';
 import type { Database } from '../db/database.js';
 import { schemaState } from '../db/inspect.js';
 import { migrate } from '../db/migrator.js';
-import { DatabaseNotReady, lacking, openGateway } from './gateway.js';
+import type { Gateway } from '../domain/gateway.js';
+import { DatabaseNotReady, lacking, openWithoutCatalog } from './gateway.js';
 import { createInitialOwnerKey, type InitialOwnerKey } from './owner-key.js';
 
 /** The server could not listen (a port in use, one not allowed, an address not of this machine): `code` is Node's. */
@@ -34,34 +35,47 @@ async function bringSchemaUpToDate(db: Database, apply: boolean): Promise<void> 
 }
 
 /**
- * What `gateway serve` runs: the gateway opened (and migrated unless told not to), the first run's owner key,
- * the HTTP server and the background workers. A listen failure is a ListenFailed, for the CLI to word.
+ * What `gateway serve` runs: the database opened (and migrated unless told not to) and the first run's owner
+ * key, then the port bound, answering /health while the catalog, the routes and the HTTP stack's heavier
+ * modules load (requests that need them wait), then the background workers. A listen failure is a
+ * ListenFailed, for the CLI to word; a catalog that does not load stops the server and rejects with its CatalogError.
  */
 export async function serveGateway(config: Config, options: { migrate: boolean }): Promise<ServingGateway> {
   // The HTTP stack loads only here, so the admin commands start without it.
-  const [{ createServer, shutdown }, { startBackground }] = await Promise.all([import('../http/server.js'), import('../domain/background.js')]);
-  const gateway = await openGateway(config);
+  const [{ startServer }, { shutdown }] = await Promise.all([import('../http/serving.js'), import('../http/base-server.js')]);
+  const essentials = await openWithoutCatalog(config);
+  let ownerKey: InitialOwnerKey | null;
   try {
-    await bringSchemaUpToDate(gateway.db, options.migrate);
+    await bringSchemaUpToDate(essentials.db, options.migrate);
+    ownerKey = await createInitialOwnerKey(essentials);
   } catch (error) {
-    await gateway.db.close();
+    await essentials.db.close();
     throw error;
   }
-  const ownerKey = await createInitialOwnerKey(gateway);
-  const http = await createServer(gateway);
-  const background = await startBackground(gateway);
-  await http.start().catch(async (error: NodeJS.ErrnoException) => {
-    await background.stop();
-    await gateway.db.close();
+  const loadGateway = async (): Promise<Gateway> => {
+    const { loadCatalogInTurns } = await import('../domain/catalog/load.js');
+    return { ...essentials, catalog: await loadCatalogInTurns(config) };
+  };
+  const http = await startServer(essentials, loadGateway).catch(async (error: NodeJS.ErrnoException) => {
+    await essentials.db.close();
     throw new ListenFailed(error.code);
   });
+  let background: { stop(): Promise<void> };
+  try {
+    const gateway = await http.complete;
+    const { startBackground } = await import('../domain/background.js');
+    background = await startBackground(gateway);
+  } catch (error) {
+    await shutdown(http.server, essentials);
+    throw error;
+  }
   return {
-    uri: http.info.uri,
+    uri: http.server.info.uri,
     ownerKey,
     async stop(reason) {
-      gateway.log.info({ signal: reason }, 'shutting down');
+      essentials.log.info({ signal: reason }, 'shutting down');
       await background.stop();
-      await shutdown(http, gateway);
+      await shutdown(http.server, essentials);
     },
   };
 }

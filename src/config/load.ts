@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import type YAML from 'yaml';
+import type * as JsYaml from 'js-yaml';
 import { ConfigError } from './errors.js';
 import { packageRoot } from './package-root.js';
 import { configSchema, type Config } from './schema.js';
@@ -43,7 +43,7 @@ function setPath(tree: Tree, keys: string[], value: unknown): void {
 
 /** The YAML parser loads only for a YAML config file (synchronously: configs are read before anything else). */
 function parseYaml(text: string): unknown {
-  return (createRequire(import.meta.url)('yaml') as typeof YAML).parse(text);
+  return (createRequire(import.meta.url)('js-yaml') as typeof JsYaml).load(text, { maxAliases: 100 });
 }
 
 export function readConfigFile(file: string): Tree {

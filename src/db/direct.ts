@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import type pg from 'pg';
 import type sqlite3 from 'sqlite3';
 
@@ -8,13 +9,28 @@ import type sqlite3 from 'sqlite3';
 let sqliteDriver: Promise<typeof sqlite3> | undefined;
 export const loadSqlite = () => (sqliteDriver ??= import('sqlite3').then((module) => module.default));
 
-let pgDriver: Promise<typeof pg> | undefined;
-export const loadPg = () =>
-  (pgDriver ??= import('pg').then(({ default: driver }) => {
-    // BIGINT columns hold epoch milliseconds and micro-dollars, both far inside Number's safe range.
-    driver.types.setTypeParser(20, (value: string) => Number(value));
-    return driver;
-  }));
+let pgDriver: typeof pg | undefined;
+export const loadPg = async () => (pgDriver ??= requirePg());
+
+/**
+ * pg checks whether it runs in a Cloudflare Worker by constructing a `Response`; on Node 20 the first use of
+ * that global loads Node's whole fetch implementation (undici, http2, tls), about 20 ms of CPU (a tenth of an
+ * admin command on Postgres) for nothing pg uses. The global is hidden for the synchronous require alone, so
+ * no other code can see it missing.
+ */
+function requirePg(): typeof pg {
+  const response = Object.getOwnPropertyDescriptor(globalThis, 'Response');
+  Object.defineProperty(globalThis, 'Response', { value: undefined, configurable: true, writable: true });
+  let driver: typeof pg;
+  try {
+    driver = createRequire(import.meta.url)('pg') as typeof pg;
+  } finally {
+    if (response) Object.defineProperty(globalThis, 'Response', response);
+  }
+  // BIGINT columns hold epoch milliseconds and micro-dollars, both far inside Number's safe range.
+  driver.types.setTypeParser(20, (value: string) => Number(value));
+  return driver;
+}
 
 /**
  * Statements go straight to the driver, prepared once per connection: Sequelize's query path costs

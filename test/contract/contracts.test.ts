@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import YAML from 'yaml';
+import { load } from 'js-yaml';
 import { buildCatalog, builtinCatalogFiles } from '../../src/domain/catalog/load.js';
 import { eachDialect } from '../support/harness.js';
 import { startStandIn, type DocumentedRequest } from './stand-in.js';
@@ -44,7 +44,7 @@ const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '../fix
 const contracts: ProviderContract[] = readdirSync(fixtures)
   .filter((name) => name.endsWith('.yaml'))
   .sort()
-  .map((name) => YAML.parse(readFileSync(path.join(fixtures, name), 'utf8')) as ProviderContract);
+  .map((name) => load(readFileSync(path.join(fixtures, name), 'utf8')) as ProviderContract);
 
 const builtin = buildCatalog(builtinCatalogFiles(), {}, {}).catalog;
 const standIn = await startStandIn();

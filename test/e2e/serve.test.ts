@@ -1,10 +1,11 @@
 import { expect } from 'chai';
 import { readFileSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import path from 'node:path';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
 import { startFakeProvider } from '../support/fake-provider.js';
-import { projectRoot, runGateway, startGateway, type RunningGateway } from '../support/process.js';
+import { freePort, gatewayArgs, initialOwnerKey, projectRoot, runGateway, startGateway, type RunningGateway } from '../support/process.js';
 
 for (const dialect of dialects) {
   describe(`gateway serve as a real process [${dialect}]`, function () {
@@ -79,6 +80,35 @@ for (const dialect of dialects) {
         expect(call?.outcome).to.equal('hit');
       } finally {
         await upstream.close();
+      }
+    });
+
+    it('answers /health while a large catalog still loads, and holds other requests until it is loaded', async () => {
+      const port = await freePort();
+      const child = spawn(process.execPath, gatewayArgs(['serve', '--port', String(port)]), {
+        env: { ...process.env, GATEWAY_LOG__LEVEL: 'warn', ...env, GATEWAY_CATALOG: path.join(projectRoot, 'test', 'fixtures', 'openapi', 'github-rest.yaml') },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout!.on('data', (chunk) => (output += chunk));
+      child.stderr!.on('data', (chunk) => (output += chunk));
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      try {
+        let health: Response | undefined;
+        while (!health && child.exitCode === null) {
+          health = await fetch(`http://127.0.0.1:${port}/health`).catch(() => undefined);
+          if (!health) await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        expect(health?.status, output).to.equal(204);
+        // The 1,203 imported tasks take seconds to load; /health did not wait for them.
+        expect(output).to.not.match(/listening on/);
+        const task = await fetch(`http://127.0.0.1:${port}/v1/tasks/github-rest.repos.get`, { headers: { authorization: `Bearer ${initialOwnerKey(database)}` } });
+        expect(task.status).to.equal(200);
+        expect(((await task.json()) as { id: string }).id).to.equal('github-rest.repos.get');
+        expect(task.headers.get('svc-catalog-version')).to.match(/^[0-9a-f]{12}$/);
+      } finally {
+        child.kill('SIGTERM');
+        await exited;
       }
     });
 

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { createServer } from 'node:net';
 import { createTestDatabase, type Dialect, type TestDatabase } from './databases.js';
 import { fileURLToPath } from 'node:url';
 
@@ -127,4 +128,16 @@ export function useGatewayDatabase(dialect: Dialect): GatewayDatabase {
   });
   after(async () => database?.drop());
   return { env: () => env, database: () => database!, gw: (...args) => runGateway(args, env) };
+}
+
+/** A port free on 127.0.0.1 now, for a process that must be polled before it says where it listens. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
 }

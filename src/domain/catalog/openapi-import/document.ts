@@ -1,6 +1,6 @@
 import { bundle } from '@readme/openapi-parser';
 import swagger2openapi from 'swagger2openapi';
-import YAML from 'yaml';
+import { load } from 'js-yaml';
 import { isObject } from './schema.js';
 
 /** A description the importer cannot read: one line saying why. */
@@ -22,7 +22,7 @@ export interface ReadDescription {
 export async function readDescription(text: string, file?: string): Promise<ReadDescription> {
   let parsed: unknown;
   try {
-    parsed = /^\s*\{/.test(text) ? JSON.parse(text) : YAML.parse(text, { maxAliasCount: 10_000 });
+    parsed = /^\s*\{/.test(text) ? JSON.parse(text) : load(text, { maxAliases: 10_000 });
   } catch (err) {
     throw new ImportError(`is neither JSON nor YAML: ${(err as Error).message.split('\n')[0]}`);
   }

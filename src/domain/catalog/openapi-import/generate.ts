@@ -1,8 +1,9 @@
+import { placeholdersOf } from '../../../providers/templates.js';
 import { compileInputSchema, outputSchemaProblems } from '../input.js';
 import { SLUG } from '../schema.js';
 import type { JsonSchema, JsonTemplate, ProviderAuth, ProviderProbe, TaskRequest } from '../types.js';
 import { ImportError, pointerTarget, type OpenApiDocument } from './document.js';
-import { isObject, SchemaConverter } from './schema.js';
+import { isObject, SchemaConverter, TooManyDefinitions } from './schema.js';
 import { bounded, fieldName, firstParagraph, plainText, snakeWords } from './text.js';
 
 /**
@@ -66,6 +67,8 @@ const FORM_MEDIA = /^application\/x-www-form-urlencoded\s*(;.*)?$/i;
 const TEXT_MEDIA = /^(text\/(?!event-stream)|application\/([\w.+-]+\+)?xml|application\/(yaml|x-yaml|javascript|csv))/i;
 /** Headers HTTP itself sets: OpenAPI says parameters naming them are ignored. */
 const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
+/** Headers the gateway sends on every upstream request of its own (src/providers/http-task.ts). */
+const SENT_BY_GATEWAY = new Set(['user-agent']);
 
 /** Each task's description, input descriptions and answer schema are bounded so a generated file stays readable. */
 const LIMITS = {
@@ -76,6 +79,11 @@ const LIMITS = {
   outputDescription: 0,
   /** Characters of an answer schema (as JSON); a larger one is described fewer definitions deep. */
   outputChars: 6_000,
+  /** Definitions (linked schemas) of an answer; more are described fewer definitions deep. */
+  outputDefinitions: 50,
+  /** How many definitions deep an input is described, unless it would need more than inputDefinitions. */
+  inputDepth: 8,
+  inputDefinitions: 100,
   keywords: 8,
   idChars: 100,
 };
@@ -164,7 +172,7 @@ export function generateCatalog(document: OpenApiDocument, options: ImportOption
   for (const { ref, operation, pathItem, tags } of operations) {
     try {
       const security = securityFor(requirementsOf(operation), chosen, supported, unsupported);
-      const built = buildTask({ ref, operation, pathItem, tags, security, provider: options.provider, deref, resolve, baseUrl, chosen });
+      const built = buildBoundedTask({ ref, operation, pathItem, tags, security, provider: options.provider, deref, resolve, baseUrl, chosen });
       const id = uniqueId(built.name, options.provider, usedIds, ref);
       const capability = uniqueCapability(id, usedCapabilities);
       tasks.push({ operation: ref, task: { id, provider: options.provider, capability, ...built.task }, notes: built.notes });
@@ -421,11 +429,30 @@ class Fields {
   }
 }
 
-function buildTask(context: BuildContext): { name: string; task: Record<string, unknown>; notes: string[] } {
+type BuiltTask = { name: string; task: Record<string, unknown>; notes: string[] };
+
+/**
+ * The task with its input described LIMITS.inputDepth definitions deep, or half as deep (and so on) when that
+ * needs more than LIMITS.inputDefinitions; deeper links then take any value of their type, and the notes say so.
+ */
+function buildBoundedTask(context: BuildContext): BuiltTask {
+  for (let depth = LIMITS.inputDepth; ; depth = Math.floor(depth / 2)) {
+    try {
+      const built = buildTask(context, depth);
+      if (depth < LIMITS.inputDepth) built.notes.push(`its input is described ${depth} linked ${depth === 1 ? 'schema' : 'schemas'} deep (its schemas link to too many others); deeper members take any value of their type.`);
+      return built;
+    } catch (err) {
+      // At depth 0 no definition is written, so it always ends there.
+      if (!(err instanceof TooManyDefinitions)) throw err;
+    }
+  }
+}
+
+function buildTask(context: BuildContext, inputDepth: number): BuiltTask {
   const { ref, operation, pathItem, deref, resolve } = context;
   if (Array.isArray(operation.servers) && operation.servers.length) checkSameServer(operation.servers, context.baseUrl);
   else if (Array.isArray(pathItem.servers) && pathItem.servers.length) checkSameServer(pathItem.servers, context.baseUrl);
-  const input = new SchemaConverter(resolve, { use: 'input', describe: LIMITS.fieldDescription, maxRefDepth: 8 });
+  const input = new SchemaConverter(resolve, { use: 'input', describe: LIMITS.fieldDescription, maxRefDepth: inputDepth, maxDefinitions: LIMITS.inputDefinitions });
   const fields = new Fields();
   const notes: string[] = [];
   const parameters = parametersOf(pathItem, operation, deref);
@@ -458,7 +485,11 @@ function buildTask(context: BuildContext): { name: string; task: Record<string, 
       request.path = request.path.split(`{${parameter.name}}`).join(`{${field}}`);
     } else if (parameter.in === 'query') {
       let schema: JsonSchema;
-      if (type === 'object' || parameter.style === 'deepObject') {
+      if (/\s/.test(parameter.name)) {
+        if (parameter.required) throw new Unrunnable('query', `${place} has white space in its name, which a task's query cannot name`);
+        notes.push(`${place} is left out: it has white space in its name.`);
+        continue;
+      } else if (type === 'object' || parameter.style === 'deepObject') {
         if (parameter.required) throw new Unrunnable('query', `${place} is an object, which a query template cannot write`);
         notes.push(`${place} is left out: it is an object.`);
         continue;
@@ -479,15 +510,25 @@ function buildTask(context: BuildContext): { name: string; task: Record<string, 
       request.query = { ...request.query, [parameter.name]: `{${field}}` };
     } else if (parameter.in === 'header') {
       if (IGNORED_HEADERS.has(parameter.name.toLowerCase())) continue;
+      if (SENT_BY_GATEWAY.has(parameter.name.toLowerCase())) {
+        if (parameter.required) notes.push(`${place} is the gateway's own.`);
+        continue;
+      }
       if (context.chosen?.scheme === CREDENTIAL_HEADER && context.chosen.auth.type === 'api_key' && context.chosen.auth.header?.toLowerCase() === parameter.name.toLowerCase()) continue;
       const fixed = isObject(resolved) ? (Array.isArray(resolved.enum) && resolved.enum.length === 1 ? resolved.enum[0] : resolved.default) : undefined;
-      if (parameter.required && (typeof fixed === 'string' || typeof fixed === 'number')) headers[parameter.name] = String(fixed);
+      if (parameter.required && ((typeof fixed === 'string' && fixed !== '') || typeof fixed === 'number')) headers[parameter.name] = String(fixed);
       else if (parameter.required) throw new Unrunnable('header', `${place} is required, and a task's headers are fixed`);
       else notes.push(`${place} is left out: a task's headers are fixed.`);
     } else {
       if (parameter.required) throw new Unrunnable('cookie', `${place} is required, and tasks send no ${parameter.in === 'cookie' ? 'cookies' : parameter.in}`);
       notes.push(`${place} is left out: tasks send no ${parameter.in === 'cookie' ? 'cookies' : parameter.in}.`);
     }
+  }
+
+  // A query written into the path (`/uploads?convert={convert}`) may name a field no parameter describes.
+  for (const [name, template] of Object.entries(request.query ?? {})) {
+    const unknown = placeholdersOf(template).find((field) => !Object.hasOwn(fields.properties, field));
+    if (unknown) throw new Unrunnable('path', `its path's query ${name}=${template} names {${unknown}}, which no parameter describes`);
   }
 
   const body = requestBodyOf(operation, deref);
@@ -680,8 +721,14 @@ function outputOf(operation: Node, deref: (node: unknown) => unknown, resolve: (
     const schema = (content[json] as Node | undefined)?.schema;
     if (schema === undefined) return undefined;
     for (let depth = 3; depth >= 0; depth -= 1) {
-      const converter = new SchemaConverter(resolve, { use: 'output', describe: LIMITS.outputDescription, maxRefDepth: depth });
-      const converted = converter.convert(schema);
+      const converter = new SchemaConverter(resolve, { use: 'output', describe: LIMITS.outputDescription, maxRefDepth: depth, maxDefinitions: LIMITS.outputDefinitions });
+      let converted: JsonSchema;
+      try {
+        converted = converter.convert(schema);
+      } catch (err) {
+        if (err instanceof TooManyDefinitions) continue;
+        throw err;
+      }
       const definitions = converter.definitionsUsed();
       const output = definitions ? { ...converted, definitions } : converted;
       if (!Object.keys(converted).length) return undefined;

@@ -38,7 +38,15 @@ export interface SchemaOptions {
   describe: number;
   /** `$ref`s this many definitions deep are left as a bare type (keeps large, deeply linked answers bounded). */
   maxRefDepth: number;
+  /** The most definitions one converter writes; one more is a TooManyDefinitions, for the caller to go less deep. */
+  maxDefinitions: number;
 }
+
+/**
+ * A schema that would need more than `maxDefinitions` definitions: in a description whose schemas all link to
+ * each other (Microsoft Graph's 6,000), one task would otherwise carry most of them.
+ */
+export class TooManyDefinitions extends Error {}
 
 /** Resolves an internal `#/...` pointer of the description. */
 export type Resolve = (ref: string) => Json;
@@ -173,6 +181,7 @@ export class SchemaConverter {
     if (target === undefined) return {};
     if (refDepth >= this.options.maxRefDepth) return bareType(target, this.resolve);
     let name = this.names.get(ref);
+    if (!name && this.definitions.size >= this.options.maxDefinitions) throw new TooManyDefinitions();
     if (!name || (this.depthOf.get(ref) ?? 0) > refDepth + 1) {
       name ??= this.nameFor(ref);
       this.names.set(ref, name);

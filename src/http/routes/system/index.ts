@@ -1,6 +1,5 @@
 import type { Plugin } from '@hapi/hapi';
 import type { Gateway } from '../../../domain/gateway.js';
-import { health } from './health.js';
 import { me } from './me.js';
 import { openapi } from './openapi.js';
 import { problem } from './problem.js';
@@ -8,6 +7,6 @@ import { problem } from './problem.js';
 export const systemRoutes: Plugin<Gateway> = {
   name: 'system',
   register(server, gateway) {
-    server.route([health(gateway), me(), openapi(gateway), problem()]);
+    server.route([me(), openapi(gateway), problem()]);
   },
 };
