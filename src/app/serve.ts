@@ -35,34 +35,37 @@ async function bringSchemaUpToDate(db: Database, apply: boolean): Promise<void> 
 }
 
 /**
- * What `gateway serve` runs: the database opened (and migrated unless told not to) and the first run's owner
- * key, then the port bound, answering /health while the catalog, the routes and the HTTP stack's heavier
- * modules load (requests that need them wait), then the background workers. A listen failure is a
- * ListenFailed, for the CLI to word; a catalog that does not load stops the server and rejects with its CatalogError.
+ * What `gateway serve` runs: the catalog loaded, the database opened (and migrated unless told not to) and the
+ * first run's owner key, then the port bound, answering /health while the HTTP stack's heavier modules and the routes
+ * load (requests that need them wait), then the background workers. A listen failure is a ListenFailed, for the
+ * CLI to word; a catalog that does not load rejects with its CatalogError before anything listens.
  */
 export async function serveGateway(config: Config, options: { migrate: boolean }): Promise<ServingGateway> {
   // The HTTP stack loads only here, so the admin commands start without it.
-  const [{ startServer }, { shutdown }] = await Promise.all([import('../http/serving.js'), import('../http/base-server.js')]);
+  const [{ startServer }, { shutdown }, { loadCatalog }] = await Promise.all([
+    import('../http/serving.js'),
+    import('../http/base-server.js'),
+    import('../domain/catalog/load.js'),
+  ]);
   const essentials = await openWithoutCatalog(config);
   let ownerKey: InitialOwnerKey | null;
+  let gateway: Gateway;
   try {
+    // The catalog first: one that does not load stops serve before it migrates or makes a key it could not print.
+    gateway = { ...essentials, catalog: loadCatalog(config) };
     await bringSchemaUpToDate(essentials.db, options.migrate);
     ownerKey = await createInitialOwnerKey(essentials);
   } catch (error) {
     await essentials.db.close();
     throw error;
   }
-  const loadGateway = async (): Promise<Gateway> => {
-    const { loadCatalogInTurns } = await import('../domain/catalog/load.js');
-    return { ...essentials, catalog: await loadCatalogInTurns(config) };
-  };
-  const http = await startServer(essentials, loadGateway).catch(async (error: NodeJS.ErrnoException) => {
+  const http = await startServer(gateway).catch(async (error: NodeJS.ErrnoException) => {
     await essentials.db.close();
     throw new ListenFailed(error.code);
   });
   let background: { stop(): Promise<void> };
   try {
-    const gateway = await http.complete;
+    await http.complete;
     const { startBackground } = await import('../domain/background.js');
     background = await startBackground(gateway);
   } catch (error) {

@@ -4,7 +4,7 @@ import Joi from 'joi';
 import type { Config } from '../config/schema.js';
 import type { Gateway } from '../domain/gateway.js';
 import { GatewayError, invalidInput } from '../domain/errors.js';
-import { CATALOG_VERSION_HEADER } from './catalog-version.js';
+import { CATALOG_VERSION_HEADER, registerCatalogVersion } from './catalog-version.js';
 import { answeredStatus, noteSocketAnswer } from './answered.js';
 import { failAction, problemBody, problemReply, registerErrorHandling } from './errors.js';
 import { renderHostedError } from './routes/hosted/respond.js';
@@ -42,7 +42,7 @@ function clientError(err: NodeJS.ErrnoException, timeouts: Config['server']): Ga
  * slow) still get problem+json, and their socket is destroyed once the answer is flushed: a client that
  * neither reads nor closes cannot keep it open.
  */
-function answerClientErrors(server: Server, config: Config, catalogVersion: () => string | undefined): void {
+function answerClientErrors(server: Server, config: Config, catalogVersion: string): void {
   const listener = server.listener;
   listener.removeAllListeners('clientError');
   listener.on('clientError', (err: NodeJS.ErrnoException, socket: Socket & { _httpMessage?: { headersSent?: boolean } }) => {
@@ -50,9 +50,8 @@ function answerClientErrors(server: Server, config: Config, catalogVersion: () =
     const error = clientError(err, config.server);
     noteSocketAnswer(socket, error.status);
     const body = JSON.stringify(problemBody(error, config.server.public_url));
-    const version = catalogVersion();
     socket.end(
-      `HTTP/1.1 ${error.status} ${error.title}\r\nContent-Type: application/problem+json\r\n${version ? `${CATALOG_VERSION_HEADER}: ${version}\r\n` : ''}` +
+      `HTTP/1.1 ${error.status} ${error.title}\r\nContent-Type: application/problem+json\r\n${CATALOG_VERSION_HEADER}: ${catalogVersion}\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
       () => socket.destroy(),
     );
@@ -111,16 +110,13 @@ function logRequests(server: Server, gateway: Pick<Gateway, 'log'>): void {
   });
 }
 
-/** What the server needs before the catalog is loaded: enough to answer /health and log. */
-export type GatewayEssentials = Pick<Gateway, 'config' | 'db' | 'log'>;
-
 /**
  * The server without the gateway's API: what shapes every answer (problem+json errors, the client-error and
- * slow-client rules, the access log) and `GET /health`. `catalogVersion` is read per refused connection,
- * since `serve` listens before its catalog is loaded.
+ * slow-client rules, the access log, the catalog version) and `GET /health`. It loads without the route
+ * modules, so `serve` can listen before they load.
  */
-export function baseServer(essentials: GatewayEssentials, catalogVersion: () => string | undefined, options: ServerOptions): Server {
-  const { config } = essentials;
+export function baseServer(gateway: Gateway, options: ServerOptions): Server {
+  const { config } = gateway;
   const server = Hapi.server({
     host: options.host ?? config.server.host,
     port: options.port ?? config.server.port,
@@ -137,11 +133,12 @@ export function baseServer(essentials: GatewayEssentials, catalogVersion: () => 
   });
   server.validator(Joi);
   registerErrorHandling(server, config.server.public_url, renderHostedError);
-  answerClientErrors(server, config, catalogVersion);
+  registerCatalogVersion(server, gateway.catalog.version);
+  answerClientErrors(server, config, gateway.catalog.version);
   limitSlowClients(server, config);
   rejectMalformedQueries(server);
-  logRequests(server, essentials);
-  server.route(health(essentials));
+  logRequests(server, gateway);
+  server.route(health(gateway));
   return server;
 }
 

@@ -11,8 +11,8 @@ import { routePlugins } from './routes/index.js';
 export { shutdown, type ServerOptions } from './base-server.js';
 
 /**
- * What needs the loaded catalog: authentication, rate limits, the catalog version on every answer, metrics
- * and every route but /health.
+ * What the base server lacks: authentication, rate limits, metrics and every route but /health. The catalog
+ * version is stamped again after the rate limits, whose answer (a 429) may replace the response.
  */
 export async function addGateway(server: Server, gateway: Gateway): Promise<void> {
   registerAuth(server, gateway);
@@ -24,7 +24,7 @@ export async function addGateway(server: Server, gateway: Gateway): Promise<void
 }
 
 export async function createServer(gateway: Gateway, options: ServerOptions = {}): Promise<Server> {
-  const server = baseServer(gateway, () => gateway.catalog.version, options);
+  const server = baseServer(gateway, options);
   await addGateway(server, gateway);
   return server;
 }

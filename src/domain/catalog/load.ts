@@ -89,26 +89,18 @@ class CatalogBuilder {
     return { value: checked as T, unfit };
   }
 
-  /** Yields after the parse and after each entry, so a caller may let other work run while a large file loads. */
-  *addFile(file: string): Generator<void, void> {
+  addFile(file: string): void {
     const label = labelOf(file);
     const parsed = this.read(file, label);
     if (parsed === undefined) return;
-    yield;
     // An unknown top-level key, or a bad entry, is one problem among the others: everything beside it is still checked.
     const { value: content, unfit } = this.validate<{ providers: unknown[]; tasks: unknown[]; synonyms: string[][] }>(fileSchema, parsed, label);
     if (unfit.has('')) return;
     const entries = (list: unknown) => (Array.isArray(list) ? list.map((entry, index) => [entry, index] as const).filter(([entry]) => isObject(entry)) : []) as Array<[Entry, number]>;
     const providers = entries(content.providers);
     const tasks = entries(content.tasks);
-    for (const [entry, index] of providers) {
-      this.addProvider(entry, label, `providers[${index}]`);
-      yield;
-    }
-    for (const [entry, index] of tasks) {
-      this.addTask(entry, label, `tasks[${index}]`);
-      yield;
-    }
+    providers.forEach(([entry, index]) => this.addProvider(entry, label, `providers[${index}]`));
+    tasks.forEach(([entry, index]) => this.addTask(entry, label, `tasks[${index}]`));
     if (!unfit.has('synonyms')) this.synonyms.push(...content.synonyms);
     this.counts.set(file, { providers: providers.length, tasks: tasks.length });
   }
@@ -166,9 +158,8 @@ class CatalogBuilder {
    * Rules that need the merged catalog: every task against its provider, its handler and its own schemas. Each
    * rule runs when the fields it reads are sound, so a task with a bad field is still checked on the others.
    */
-  *crossCheck(): Generator<void, void> {
+  crossCheck(): void {
     for (const { value: task, where, unfit } of this.tasks.values()) {
-      yield;
       const sound = (...fields: string[]) => fields.every((field) => !unfit.has(field));
       const declared = sound('provider') ? this.providers.get(task.provider) : undefined;
       if (sound('provider') && !declared) this.problem(`${where}.provider`, `provider ${task.provider} is not declared`);
@@ -271,13 +262,15 @@ export interface CatalogFileCount {
   tasks: number;
 }
 
-type Built = { catalog: Catalog; counts: CatalogFileCount[] };
-
-/** The load as steps: it yields between entries (a YAML file's parse is one step). */
-function* building(files: string[], overrides: Config['providers'], env: NodeJS.ProcessEnv): Generator<void, Built> {
+/** Loads catalog files in order into one validated catalog; throws CatalogError listing every problem. */
+export function buildCatalog(
+  files: string[],
+  overrides: Config['providers'] = {},
+  env: NodeJS.ProcessEnv = process.env,
+): { catalog: Catalog; counts: CatalogFileCount[] } {
   const builder = new CatalogBuilder();
-  for (const file of files) yield* builder.addFile(file);
-  yield* builder.crossCheck();
+  for (const file of files) builder.addFile(file);
+  builder.crossCheck();
   if (builder.problems.length) throw new CatalogError(builder.problems);
   builder.applyConfigOverrides(overrides);
 
@@ -300,38 +293,7 @@ function* building(files: string[], overrides: Config['providers'], env: NodeJS.
   return { catalog, counts: files.map((file) => ({ file: labelOf(file), ...(builder.counts.get(file) ?? { providers: 0, tasks: 0 }) })) };
 }
 
-/** Loads catalog files in order into one validated catalog; throws CatalogError listing every problem. */
-export function buildCatalog(files: string[], overrides: Config['providers'] = {}, env: NodeJS.ProcessEnv = process.env): Built {
-  const steps = building(files, overrides, env);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
-}
-
-/** How long a load runs before it lets the event loop answer what is waiting (`serve` answers /health meanwhile). */
-const TURN_MS = 20;
-
-/** buildCatalog in turns of about TURN_MS, for a process that serves while its catalog loads. */
-export async function buildCatalogInTurns(files: string[], overrides: Config['providers'] = {}, env: NodeJS.ProcessEnv = process.env): Promise<Built> {
-  const steps = building(files, overrides, env);
-  let turnStarted = performance.now();
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-    if (performance.now() - turnStarted > TURN_MS) {
-      await new Promise((resolve) => setImmediate(resolve));
-      turnStarted = performance.now();
-    }
-  }
-}
-
 /** The built-in catalog, then each of `catalog.files`; then config `providers.<slug>.base_url`. */
 export function loadCatalog(config: Config): Catalog {
   return buildCatalog([...builtinCatalogFiles(), ...config.catalog.files], config.providers).catalog;
-}
-
-/** loadCatalog in turns (buildCatalogInTurns). */
-export async function loadCatalogInTurns(config: Config): Promise<Catalog> {
-  return (await buildCatalogInTurns([...builtinCatalogFiles(), ...config.catalog.files], config.providers)).catalog;
 }
