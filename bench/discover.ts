@@ -1,6 +1,8 @@
 /**
- * `npm run bench:discover [-- --rounds 5 --seconds 3 --only sqlite]`: POST /v1/discover against real `gateway serve`
- * processes loading a generated 10,000-task catalog (bench/discovery.ts) beside the built-in one. Per round:
+ * `npm run bench:discover [-- --rounds 5 --seconds 3 --only sqlite --github]`: POST /v1/discover against real `gateway
+ * serve` processes loading a generated 10,000-task catalog (bench/discovery.ts) beside the built-in one; `--github` also
+ * loads GitHub's imported catalog (test/fixtures/openapi/github-rest.yaml, 1,203 tasks) and sends the fitting half of
+ * its labelled jobs among the generated ones. Per round:
  * latency p50/p99 at 1 and at 10 connections, and server CPU per request at 10 connections beside an authenticated
  * GET /v1/me's at 10 connections in the same round. Targets: p99 <= 10 ms at both, CPU per request <= 2x GET /v1/me's.
  * `npm run bench` measures the same rounds (`discoverRound`) among its other paths.
@@ -14,6 +16,7 @@ import { latencyAt, throughput, type Target } from './load.js';
 import { cpuBetween, cpuOf, machine } from './procstat.js';
 import { dialectsOption, fixed, median, numberOption, table } from './report.js';
 import { buildGateway, startBenchGateway, type BenchGateway } from './servers.js';
+import { githubJobs } from '../test/fixtures/discovery/sets.js';
 
 export const DISCOVER_TARGETS = { p99Ms: 10, cpuVsMe: 2, connections: 10 };
 
@@ -113,15 +116,17 @@ async function main(): Promise<void> {
     const entry = buildGateway(path.join(work, 'package'));
     const catalog = path.join(work, 'bench-discovery-10000.json');
     writeDiscoveryCatalog(catalog, 10_000);
-    for (const dialect of dialectsOption(argv)) gateways.push(await startBenchGateway(entry, dialect, [catalog]));
-    const jobs = generatedJobs(200);
+    const withGithub = argv.includes('--github');
+    const files = withGithub ? [catalog, fileURLToPath(new URL('../test/fixtures/openapi/github-rest.yaml', import.meta.url))] : [catalog];
+    for (const dialect of dialectsOption(argv)) gateways.push(await startBenchGateway(entry, dialect, files));
+    const jobs = [...generatedJobs(200), ...(withGithub ? githubJobs('fitting').jobs.map(({ job }) => job) : [])];
     for (const gateway of gateways) await throughput(discoverTarget(gateway, jobs), DISCOVER_TARGETS.connections, 1);
     const measured = new Map<BenchGateway, DiscoverRound[]>(gateways.map((gateway) => [gateway, []]));
     for (let round = 0; round < rounds; round += 1) {
       for (const gateway of gateways) measured.get(gateway)!.push(await discoverRound(gateway, jobs, seconds));
       process.stdout.write(`round ${round + 1}/${rounds} done (${Math.round((Date.now() - started) / 1000)} s)\n`);
     }
-    const summaries = gateways.map((gateway) => ({ name: `discover (${gateway.dialect})`, summary: summariseDiscover(measured.get(gateway)!) }));
+    const summaries = gateways.map((gateway) => ({ name: `discover (${gateway.dialect}${withGithub ? ', with GitHub' : ''})`, summary: summariseDiscover(measured.get(gateway)!) }));
     process.stdout.write(`\n${table(discoverHeader, summaries.map(({ name, summary }) => discoverRow(name, summary)))}\n`);
     const targets = summaries.flatMap(({ name, summary }) => discoverTargets(name, summary));
     process.stdout.write(`\n${table(['target', 'measured', 'met'], targets.map((t) => [t.target, fixed(t.value, 3), t.met ? 'yes' : 'NO']))}\n`);

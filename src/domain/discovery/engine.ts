@@ -69,6 +69,9 @@ export interface DiscoveryIndex {
   idOrder: Uint32Array;
   /** 1 for tasks requiring an identifier (an input named id, ..._id, key or number). */
   takesIdentifier: Uint8Array;
+  /** Each word of the catalog's text as written (at least TYPO_LENGTH - 1 letters), and its term. */
+  writtenWords: string[];
+  writtenTerms: string[];
   /** The terms that have a vector, and their unit vectors as rows. */
   vectorTerms: string[];
   vectorMatrix: Float32Array;
@@ -193,6 +196,8 @@ export function buildIndex(catalog: Catalog, parameters: Parameters = FITTED, sa
     idOrder: idOrder(tasks),
     reaches: new Map(),
     reachEntries: 0,
+    writtenWords: [...spellings.values()].flatMap((set) => [...set]).filter((word) => word.length >= TYPO_LENGTH - 1),
+    writtenTerms: [...spellings].flatMap(([term, set]) => [...set].filter((word) => word.length >= TYPO_LENGTH - 1).map(() => term)),
     vectorTerms,
     vectorMatrix,
     neighbours: sameCatalog?.neighbours ?? new Map(),
@@ -265,7 +270,28 @@ function alternativesOf(index: DiscoveryIndex, word: JobWord): Alternative[] {
     for (const synonym of index.vocabulary.synonyms.get(own) ?? []) add(synonym, synonymWeight);
   }
   for (const { term, similarity } of neighboursOf(index, word)) if (similarity >= similarityLeast) add(term, similarityWeight * similarity);
+  // A word neither the catalog nor the word vectors know is read as a slip of the keyboard for a catalog word one edit away.
+  if (best.size === 0 && word.word.length >= TYPO_LENGTH && !wordVectors().rows.has(word.word)) {
+    index.writtenWords.forEach((written, at) => {
+      if (oneEditApart(word.word, written)) add(index.writtenTerms[at], index.parameters.typoWeight);
+    });
+  }
   return [...best].map(([term, weight]) => ({ term, weight }));
+}
+
+/** Words shorter than this are not read as slips: too many words are one edit from a short one. */
+const TYPO_LENGTH = 4;
+
+/** Whether one letter added, dropped, changed, or two neighbours swapped, turn `a` into `b` (and they differ). */
+function oneEditApart(a: string, b: string): boolean {
+  if (a === b || Math.abs(a.length - b.length) > 1) return false;
+  let start = 0;
+  while (start < a.length && a[start] === b[start]) start += 1;
+  if (a.length === b.length) {
+    if (a.slice(start + 1) === b.slice(start + 1)) return true;
+    return a[start] === b[start + 1] && a[start + 1] === b[start] && a.slice(start + 2) === b.slice(start + 2);
+  }
+  return a.length > b.length ? a.slice(start + 1) === b.slice(start) : a.slice(start) === b.slice(start + 1);
 }
 
 function neighboursOf(index: DiscoveryIndex, word: JobWord): { term: string; similarity: number }[] {
@@ -508,13 +534,15 @@ export function rank(index: DiscoveryIndex, job: string, limit: number, read: Re
     // A task's value is at most its score times `ceiling` (coverage and deed similarity are at most 1): the best-scoring
     // tasks are valued first, then a task is valued only when its score could reach the last of the best values.
     const count = Math.max(limit, NEAR_MISSES);
-    const ceiling = Math.max(1, p.missedDeed) ** p.coveragePower * Math.max(1, p.questionWrite) * Math.max(1, p.identifierFit) * Math.max(1, p.negatedFit);
+    const others = Math.max(1, p.missedDeed) ** p.coveragePower * Math.max(1, p.questionWrite) * Math.max(1, p.negatedFit);
+    const identified = others * (read.identifier ? Math.max(1, p.identifierFit) : 1);
+    const ceiling = (doc: number) => (index.takesIdentifier[doc] ? identified : others);
     const ranked = best(index, touched.subarray(0, reached), count, scores);
     for (const doc of ranked) evaluate(doc);
     ranked.sort((a, b) => (before(index, values, a, b) ? -1 : 1));
     for (let at = 0; at < reached; at += 1) {
       const doc = touched[at];
-      if (ranked.length === count && scores[doc] * ceiling < values[ranked[count - 1]]) continue;
+      if (ranked.length === count && scores[doc] * ceiling(doc) < values[ranked[count - 1]]) continue;
       if (ranked.includes(doc)) continue;
       evaluate(doc);
       keep(index, ranked, count, values, doc);
