@@ -61,10 +61,10 @@ export interface DiscoveryIndex {
   deedStarts: Uint32Array;
   deedWords: Uint32Array;
   /**
-   * Each job verb's similarity to every word of `deedVocabulary`, remembered: computing it costs a pass over the
-   * vocabulary. Shared like `neighbours`.
+   * Each job verb's similarity to the words of `deedVocabulary`, each worked out when a task naming it is valued, and
+   * remembered. Shared like `neighbours`.
    */
-  deedCloseness: Map<string, Float64Array>;
+  deedCloseness: Map<string, DeedCloseness>;
   /** Each task's position in the order of task ids: ties between equal values go by it. */
   idOrder: Uint32Array;
   /** 1 for tasks requiring an identifier (an input named id, ..._id, key or number). */
@@ -306,22 +306,39 @@ function neighboursOf(index: DiscoveryIndex, word: JobWord): { term: string; sim
   return found;
 }
 
-/** Cached deed closenesses, at most this many numbers in all: a verb's costs one number per deed word of the catalog. */
-const REMEMBERED_CLOSENESS = 2 ** 20;
+/** Cached deed closenesses, at most this many numbers in all: a verb's holds one number per deed word of the catalog. */
+const REMEMBERED_CLOSENESS = 2 ** 21;
 
-/** The similarity of each of the job's verbs (as written, and their lemmas) to each word of the catalog's deed vocabulary. */
-function deedSimilarities(index: DiscoveryIndex, verbs: JobWord[]): Float64Array[] {
-  const vectors = wordVectors();
-  const closeness = (spelling: string) => {
+/** A verb's similarity to each word of the catalog's deed vocabulary, worked out when first asked for (NaN until then). */
+interface DeedCloseness {
+  spelling: string;
+  values: Float64Array;
+}
+
+/** The closenesses of the job's verbs (as written, and their lemmas), remembered per index. */
+function deedClosenesses(index: DiscoveryIndex, verbs: JobWord[]): DeedCloseness[] {
+  return [...new Set(verbs.flatMap((verb) => [verb.lemma, verb.word]))].map((spelling) => {
     let found = index.deedCloseness.get(spelling);
     if (!found) {
-      found = Float64Array.from(index.deedVocabulary, (deed) => similarity(vectors, spelling, deed));
+      found = { spelling, values: new Float64Array(index.deedVocabulary.length).fill(Number.NaN) };
       if ((index.deedCloseness.size + 1) * index.deedVocabulary.length > REMEMBERED_CLOSENESS) index.deedCloseness.clear();
       index.deedCloseness.set(spelling, found);
     }
     return found;
-  };
-  return [...new Set(verbs.flatMap((verb) => [verb.lemma, verb.word]))].map(closeness);
+  });
+}
+
+/** The best similarity of the job's verbs to the words naming a task's deed. */
+function deedSimilarity(index: DiscoveryIndex, closenesses: DeedCloseness[], doc: number): number {
+  let most = 0;
+  for (const { spelling, values } of closenesses) {
+    for (let at = index.deedStarts[doc]; at < index.deedStarts[doc + 1]; at += 1) {
+      const deed = index.deedWords[at];
+      if (Number.isNaN(values[deed])) values[deed] = similarity(wordVectors(), spelling, index.deedVocabulary[deed]);
+      most = Math.max(most, values[deed]);
+    }
+  }
+  return most;
 }
 
 /** A job's words as terms: a phrase of the catalog's synonyms as one term, each other word as itself. */
@@ -516,12 +533,7 @@ export function rank(index: DiscoveryIndex, job: string, limit: number, read: Re
     const deedOf = (doc: number) => (deeds === 0 ? 0 : (matched[doc] & deeds) !== 0 ? 1 : -1);
     // How close the job's verbs come to the words naming the task's deed ("show" to "list", "ring" to "call").
     const verbs = read.words.filter((word) => word.verb);
-    const deedCloseness = verbs.length > 0 ? deedSimilarities(index, verbs) : undefined;
-    const deedSimilarity = (doc: number) => {
-      let most = 0;
-      for (const closeness of deedCloseness!) for (let at = index.deedStarts[doc]; at < index.deedStarts[doc + 1]; at += 1) most = Math.max(most, closeness[index.deedWords[at]]);
-      return most;
-    };
+    const deedCloseness = verbs.length > 0 ? deedClosenesses(index, verbs) : undefined;
     const { values } = index.scratch;
     const evaluate = (doc: number) =>
       (values[doc] =
@@ -530,7 +542,7 @@ export function rank(index: DiscoveryIndex, job: string, limit: number, read: Re
         (read.question && index.writes[doc] ? p.questionWrite : 1) *
         (read.identifier && index.takesIdentifier[doc] ? p.identifierFit : 1) *
         (negated[doc] ? p.negatedFit : 1) *
-        (deedCloseness ? p.deedFloor + (1 - p.deedFloor) * deedSimilarity(doc) : 1));
+        (deedCloseness ? p.deedFloor + (1 - p.deedFloor) * deedSimilarity(index, deedCloseness, doc) : 1));
     // A task's value is at most its score times `ceiling` (coverage and deed similarity are at most 1): the best-scoring
     // tasks are valued first, then a task is valued only when its score could reach the last of the best values.
     const count = Math.max(limit, NEAR_MISSES);
@@ -557,7 +569,7 @@ export function rank(index: DiscoveryIndex, job: string, limit: number, read: Re
       unknownShare,
       read.question && index.writes[doc] ? 1 : 0,
       top > 0 ? values[doc] / top : 0,
-      deedCloseness ? deedSimilarity(doc) : 0,
+      deedCloseness ? deedSimilarity(index, deedCloseness, doc) : 0,
       verbs.length > 0 ? 1 : 0,
     ];
     const describe = (doc: number): Ranked => {
