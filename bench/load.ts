@@ -43,15 +43,17 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /**
- * Latency at one connection: one request at a time, so nothing queues. autocannon's own histogram
- * keeps whole milliseconds; each response time is collected here at full resolution instead.
+ * Latency at `connections` concurrent connections (at one, one request at a time, so nothing queues).
+ * autocannon's own histogram keeps whole milliseconds; each response time is collected here at full resolution instead.
  */
-export async function latencyAtOne(target: Target, seconds: number): Promise<LatencyResult> {
+export async function latencyAt(target: Target, connections: number, seconds: number): Promise<LatencyResult> {
   const times: number[] = [];
-  const result = await run(options(target, 1, seconds), (ms) => times.push(ms));
+  const result = await run(options(target, connections, seconds), (ms) => times.push(ms));
   times.sort((a, b) => a - b);
   return { requests: times.length, failed: failures(result), p50Ms: percentile(times, 50), p99Ms: percentile(times, 99) };
 }
+
+export const latencyAtOne = (target: Target, seconds: number) => latencyAt(target, 1, seconds);
 
 /** Requests a second at `connections` concurrent keep-alive connections. */
 export async function throughput(target: Target, connections: number, seconds: number): Promise<ThroughputResult> {

@@ -8,17 +8,19 @@
  * the gateway's stack costs, which the run's targets are set against. Per path: latency p50/p99 at 1
  * connection, requests a second at 50 connections, and server CPU per request from /proc (Postgres
  * backends included; per thread too). Then POST /v1/discover over a generated 10,000-task catalog, over
- * HTTP and in-process (bench/discovery.ts; `--no-discover` leaves it out). The same run and discover jobs
- * also go through the MCP endpoint (POST /v1/mcp tools/call, bench/mcp.ts), compared with REST within
- * each round. Prints tables and writes bench/results/latest.json. `--profile` also writes a CPU profile of
- * each gateway and summarises it (self time by origin and by function).
+ * HTTP at 1 and 10 connections with its CPU per request beside GET /v1/me's (bench/discover.ts) and
+ * in-process (bench/discovery.ts; `--no-discover` leaves both out). The same run and discover jobs also go
+ * through the MCP endpoint (POST /v1/mcp tools/call, bench/mcp.ts), compared with REST within each round.
+ * Prints tables and writes bench/results/latest.json. `--profile` also writes a CPU profile of each gateway
+ * and summarises it (self time by origin and by function).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Dialect } from '../test/support/databases.js';
-import { benchDiscovery, generatedCatalog, generatedJobs } from './discovery.js';
+import { discoverHeader, discoverRound, discoverRow, discoverTarget, discoverTargets as discoverTargetsOf, summariseDiscover, writeDiscoveryCatalog, type DiscoverRound } from './discover.js';
+import { benchDiscovery, generatedJobs } from './discovery.js';
 import { checkToolCalls, MCP_TARGETS, mcpTarget, type McpComparison } from './mcp.js';
 import { latencyAtOne, throughput, type LatencyResult, type Target, type ThroughputResult } from './load.js';
 import { cpuBetween, cpuOf, machine, threadCpuBetween, threadCpuOf, type ThreadKind } from './procstat.js';
@@ -131,24 +133,6 @@ function floorPath(gateway: BenchGateway): Path {
   return gatewayPath(gateway, 'GET /v1/me', { url: `${gateway.server.url}/v1/me`, headers: { authorization: `Bearer ${gateway.ownerKey}` } }, true);
 }
 
-function discoverTarget(gateway: BenchGateway, jobs: string[]): Target {
-  return {
-    url: `${gateway.server.url}/v1/discover`,
-    method: 'POST',
-    headers: { authorization: `Bearer ${gateway.ownerKey}` },
-    bodies: jobs.map((task) => JSON.stringify({ task, limit: 5 })),
-  };
-}
-
-/**
- * The generated catalog, loaded beside the built-in one: its capabilities get a prefix of their own,
- * as capabilities such as currency.convert exist in the built-in catalog with another input schema.
- */
-function writeDiscoveryCatalog(file: string, size: number): void {
-  const { providers, tasks } = generatedCatalog(size);
-  writeFileSync(file, JSON.stringify({ providers, tasks: tasks.map((task) => ({ ...task, capability: `bench.${task.capability}` })) }));
-}
-
 /**
  * The run path's targets, against the floor measured in the same run (issue 27): server CPU per run and runs a
  * second at 50 connections as ratios of `GET /v1/me`'s, p50 at one connection above `GET /v1/me`'s, p99 at one
@@ -196,6 +180,8 @@ async function main(): Promise<void> {
       { name: `discover (${gateway.dialect})`, target: discoverTarget(gateway, jobs) },
       { name: `discover via MCP (${gateway.dialect})`, target: mcpTarget(gateway, 'discover_tasks', jobs.map((job) => ({ job, limit: 5 }))) },
     ]);
+    // POST /v1/discover at 1 and 10 connections, with its CPU per request beside GET /v1/me's (bench/discover.ts).
+    const restDiscoverRounds = new Map<BenchGateway, DiscoverRound[]>(gateways.map((gateway) => [gateway, []]));
 
     process.stdout.write(`warming up ${paths.length} paths and ${discoverTargets.length} discover endpoints...\n`);
     for (const { target } of [...paths, ...discoverTargets]) await throughput(target, 10, 1);
@@ -208,6 +194,7 @@ async function main(): Promise<void> {
       const order = paths.map((_, i) => paths[(i + round) % paths.length]);
       for (const route of order) rounds[route.name].push(await measure(route, upstream, s));
       for (const { name, target } of discoverTargets) discoverRounds[name].push(await latencyAtOne(target, s.seconds));
+      for (const gateway of gateways) restDiscoverRounds.get(gateway)!.push(await discoverRound(gateway, jobs, s.seconds));
       process.stdout.write(`round ${round + 1}/${s.rounds} done (${Math.round((Date.now() - started) / 1000)} s)\n`);
     }
 
@@ -252,6 +239,7 @@ async function main(): Promise<void> {
         p99Ms: median(discoverRounds[name].map((x) => x.p99Ms)),
         failedRequests: discoverRounds[name].reduce((sum, x) => sum + x.failed, 0),
       })),
+      rest: gateways.map((gateway) => ({ name: `discover (${gateway.dialect})`, summary: summariseDiscover(restDiscoverRounds.get(gateway)!) })),
       inProcess,
     };
 
@@ -301,6 +289,7 @@ async function main(): Promise<void> {
         ['rank() in process', fixed(inProcess.p50Ms, 3), fixed(inProcess.p99Ms, 3), '0'],
       ],
     )}\n`);
+    process.stdout.write(`\n${table(discoverHeader, discovery.rest.map(({ name, summary }) => discoverRow(name, summary)))}\n`);
 
     process.stdout.write(`\n${table(
       ['MCP beside REST (median of per-round pairs)', 'added p50 ms', 'CPU/call x REST'],
@@ -316,7 +305,8 @@ async function main(): Promise<void> {
         { target: `${row.path}: p50 <= GET /v1/me p50 + ${p50OverFloorMs} ms`, value: row.p50OverFloorMs, met: row.p50OverFloorMs! <= p50OverFloorMs },
         { target: `${row.path}: p99 <= direct p99 + ${p99OverDirectMs} ms`, value: row.addedP99Ms, met: row.addedP99Ms! <= p99OverDirectMs },
       ])
-      .concat(discovery.http.map((row) => ({ target: `${row.path}: p99 <= 10 ms`, value: row.p99Ms, met: row.p99Ms <= 10 })))
+      .concat(discovery.http.filter((row) => row.path.includes('via MCP')).map((row) => ({ target: `${row.path}: p99 <= 10 ms`, value: row.p99Ms, met: row.p99Ms <= 10 })))
+      .concat(discovery.rest.flatMap(({ name, summary }) => discoverTargetsOf(name, summary)))
       .concat(
         mcpRuns.flatMap((row) => [
           { target: `${row.path}: added p50 <= ${MCP_TARGETS.addedP50Ms} ms`, value: row.addedP50Ms, met: row.addedP50Ms <= MCP_TARGETS.addedP50Ms },

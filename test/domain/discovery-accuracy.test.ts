@@ -3,8 +3,8 @@ import { NEAR_MISSES, indexFor, rank } from '../../src/domain/discovery/engine.j
 import { describeFigures, jobSets, measure, type Figures } from '../fixtures/discovery/sets.js';
 
 /**
- * Discovery's accuracy on the labelled jobs of three catalogs (test/fixtures/discovery/sets.ts): the built-in
- * catalog, and two foreign catalogs written by others, each loaded beside it. Each set is held to floors just
+ * Discovery's accuracy on the labelled jobs of four catalogs (test/fixtures/discovery/sets.ts): the built-in
+ * catalog, two foreign catalogs written by others and GitHub's imported one, each loaded beside it. Each set is held to floors just
  * under what the shipped parameters measured (docs/discovery.md has the figures); a floor that fails means a
  * change made discovery worse on some catalog. The development batches are measured by `npm run discovery:figures`.
  */
@@ -17,12 +17,13 @@ interface Floor {
 
 /** Floors per set, just under the figures of the shipped parameters. */
 const FLOORS: Record<string, Floor> = {
-  'built-in main (fitting)': { top1: 0.8, mrr: 0.82, trueNegative: 0.95 },
-  'built-in fresh (fitting)': { top1: 0.58, mrr: 0.63, trueNegative: 0.72 },
-  'built-in earlier (fitting)': { top1: 0.77, mrr: 0.8, trueNegative: 0.95 },
-  'ops-and-dev (fitting)': { top1: 0.67, mrr: 0.68, trueNegative: 0.89 },
-  'commerce-and-people (fitting)': { top1: 0.66, mrr: 0.7, trueNegative: 0.82 },
-  // Measured once, after fitting: never fitted on.
+  'built-in main (fitting)': { top1: 0.82, mrr: 0.83, trueNegative: 0.97 },
+  'built-in fresh (fitting)': { top1: 0.63, mrr: 0.67, trueNegative: 0.63 },
+  'built-in earlier (fitting)': { top1: 0.71, mrr: 0.75, trueNegative: 0.95 },
+  'ops-and-dev (fitting)': { top1: 0.71, mrr: 0.72, trueNegative: 0.83 },
+  'commerce-and-people (fitting)': { top1: 0.65, mrr: 0.7, trueNegative: 0.77 },
+  'github (fitting)': { top1: 0.35, mrr: 0.41, trueNegative: 0.72 },
+  // Never fitted on; measured once after the 2026-11-27 parameters were fitted, not yet for the present ones.
   'built-in main (held-back)': { top1: 0.67, mrr: 0.7, trueNegative: 0.9 },
   'built-in fresh (held-back)': { top1: 0.59, mrr: 0.64, trueNegative: 0.74 },
   'built-in check (held-back)': { top1: 0.74, mrr: 0.77, trueNegative: 0.5 },
@@ -31,14 +32,19 @@ const FLOORS: Record<string, Floor> = {
   'commerce-and-people (held-back)': { top1: 0.63, mrr: 0.69, trueNegative: 0.83 },
 };
 
-describe('discovery accuracy on labelled jobs of three catalogs', () => {
+describe('discovery accuracy on labelled jobs of four catalogs', () => {
   for (const half of ['fitting', 'held-back'] as const) {
     for (const set of jobSets(half)) {
+      const floor = FLOORS[set.name];
+      // A set not yet measured (GitHub's held-back half, read once by whoever holds it back) has no floor yet.
+      if (!floor) {
+        it(`${set.name}: holds its floors (no floor yet)`);
+        continue;
+      }
       it(`${set.name}: holds its floors`, () => {
-        for (const { job, task } of set.jobs) expect(set.catalog.tasks.get(task)?.status, `${job} -> ${task}`).to.equal('active');
+        for (const { job, task, also = [] } of set.jobs) for (const id of [task, ...also]) expect(set.catalog.tasks.get(id)?.status, `${job} -> ${id}`).to.equal('active');
         const figures: Figures = measure(set);
         console.log(`    ${describeFigures(set.name, figures)}`);
-        const floor = FLOORS[set.name];
         expect(figures.top1).to.be.at.least(floor.top1);
         expect(figures.mrr).to.be.at.least(floor.mrr);
         expect(figures.trueNegative).to.be.at.least(floor.trueNegative);

@@ -53,10 +53,25 @@ export interface DiscoveryIndex {
   vocabulary: Vocabulary;
   /** 1 for tasks that change something (not read-only). */
   writes: Uint8Array;
-  /** The words naming each task's deed: the first of its title, the last part of its capability and of its id. */
-  deeds: string[][];
+  /**
+   * The words naming each task's deed (the first of its title, the last part of its capability and of its id), as
+   * positions in `deedVocabulary`: document d's are `deedWords[deedStarts[d]]` to `deedWords[deedStarts[d + 1] - 1]`.
+   */
+  deedVocabulary: string[];
+  deedStarts: Uint32Array;
+  deedWords: Uint32Array;
+  /**
+   * Each job verb's similarity to the words of `deedVocabulary`, each worked out when a task naming it is valued, and
+   * remembered. Shared like `neighbours`.
+   */
+  deedCloseness: Map<string, DeedCloseness>;
+  /** Each task's position in the order of task ids: ties between equal values go by it. */
+  idOrder: Uint32Array;
   /** 1 for tasks requiring an identifier (an input named id, ..._id, key or number). */
   takesIdentifier: Uint8Array;
+  /** Each word of the catalog's text as written (at least TYPO_LENGTH - 1 letters), and its term. */
+  writtenWords: string[];
+  writtenTerms: string[];
   /** The terms that have a vector, and their unit vectors as rows. */
   vectorTerms: string[];
   vectorMatrix: Float32Array;
@@ -65,8 +80,14 @@ export interface DiscoveryIndex {
    * catalog's terms. Shared by indexes of one catalog built with other parameters (scripts/discovery-fit.ts).
    */
   neighbours: Map<string, { term: string; similarity: number }[]>;
-  /** Per-document work space of `rank`, zero between calls (ranking is synchronous). */
-  scratch: { scores: Float64Array; best: Float64Array; bestWeight: Float64Array; negated: Uint8Array; matched: Uint32Array; quality: Float32Array };
+  /** Each job term's merged postings (see `reachOf`), and how many entries they hold. */
+  reaches: Map<string, Reach>;
+  reachEntries: number;
+  /**
+   * Per-document work space of `rank` and `reachOf`, zero between calls (ranking is synchronous), but for `values` and
+   * `quality` (position-major: a job term's at `position * tasks + doc`), read only where a call wrote them.
+   */
+  scratch: { scores: Float64Array; values: Float64Array; touched: Uint32Array; best: Float64Array; bestWeight: Float64Array; negated: Uint8Array; matched: Uint32Array; quality: Float32Array };
 }
 
 /**
@@ -170,12 +191,38 @@ export function buildIndex(catalog: Catalog, parameters: Parameters = FITTED, sa
     vocabulary,
     writes: Uint8Array.from(tasks, (task) => (task.annotations.read_only ? 0 : 1)),
     takesIdentifier,
-    deeds: tasks.map((task) => [...new Set([words(task.title)[0], ...words(task.capability.split('.').pop()!), ...words(task.id.split('.').pop()!)].filter(Boolean))]),
+    ...deedsOf(tasks),
+    deedCloseness: sameCatalog?.deedCloseness ?? new Map(),
+    idOrder: idOrder(tasks),
+    reaches: new Map(),
+    reachEntries: 0,
+    writtenWords: [...spellings.values()].flatMap((set) => [...set]).filter((word) => word.length >= TYPO_LENGTH - 1),
+    writtenTerms: [...spellings].flatMap(([term, set]) => [...set].filter((word) => word.length >= TYPO_LENGTH - 1).map(() => term)),
     vectorTerms,
     vectorMatrix,
     neighbours: sameCatalog?.neighbours ?? new Map(),
-    scratch: { scores: new Float64Array(size), best: new Float64Array(size), bestWeight: new Float64Array(size), negated: new Uint8Array(size), matched: new Uint32Array(size), quality: new Float32Array(size * MAX_TERMS) },
+    scratch: { scores: new Float64Array(size), values: new Float64Array(size), touched: new Uint32Array(size), best: new Float64Array(size), bestWeight: new Float64Array(size), negated: new Uint8Array(size), matched: new Uint32Array(size), quality: new Float32Array(size * MAX_TERMS) },
   };
+}
+
+function deedsOf(tasks: Task[]): Pick<DiscoveryIndex, 'deedVocabulary' | 'deedStarts' | 'deedWords'> {
+  const positions = new Map<string, number>();
+  const deedStarts = new Uint32Array(tasks.length + 1);
+  const deedWords: number[] = [];
+  tasks.forEach((task, doc) => {
+    for (const deed of new Set([words(task.title)[0], ...words(task.capability.split('.').pop()!), ...words(task.id.split('.').pop()!)].filter(Boolean))) {
+      if (!positions.has(deed)) positions.set(deed, positions.size);
+      deedWords.push(positions.get(deed)!);
+    }
+    deedStarts[doc + 1] = deedWords.length;
+  });
+  return { deedVocabulary: [...positions.keys()], deedStarts, deedWords: Uint32Array.from(deedWords) };
+}
+
+function idOrder(tasks: Task[]): Uint32Array {
+  const order = new Uint32Array(tasks.length);
+  tasks.map((task, doc) => ({ id: task.id, doc })).sort((a, b) => (a.id < b.id ? -1 : 1)).forEach(({ doc }, position) => (order[doc] = position));
+  return order;
 }
 
 /** The unit vector of each term that has one: the mean of the vectors of the words it was written as. */
@@ -223,7 +270,28 @@ function alternativesOf(index: DiscoveryIndex, word: JobWord): Alternative[] {
     for (const synonym of index.vocabulary.synonyms.get(own) ?? []) add(synonym, synonymWeight);
   }
   for (const { term, similarity } of neighboursOf(index, word)) if (similarity >= similarityLeast) add(term, similarityWeight * similarity);
+  // A word neither the catalog nor the word vectors know is read as a slip of the keyboard for a catalog word one edit away.
+  if (best.size === 0 && word.word.length >= TYPO_LENGTH && !wordVectors().rows.has(word.word)) {
+    index.writtenWords.forEach((written, at) => {
+      if (oneEditApart(word.word, written)) add(index.writtenTerms[at], index.parameters.typoWeight);
+    });
+  }
   return [...best].map(([term, weight]) => ({ term, weight }));
+}
+
+/** Words shorter than this are not read as slips: too many words are one edit from a short one. */
+const TYPO_LENGTH = 4;
+
+/** Whether one letter added, dropped, changed, or two neighbours swapped, turn `a` into `b` (and they differ). */
+function oneEditApart(a: string, b: string): boolean {
+  if (a === b || Math.abs(a.length - b.length) > 1) return false;
+  let start = 0;
+  while (start < a.length && a[start] === b[start]) start += 1;
+  if (a.length === b.length) {
+    if (a.slice(start + 1) === b.slice(start + 1)) return true;
+    return a[start] === b[start + 1] && a[start + 1] === b[start] && a.slice(start + 2) === b.slice(start + 2);
+  }
+  return a.length > b.length ? a.slice(start + 1) === b.slice(start) : a.slice(start) === b.slice(start + 1);
 }
 
 function neighboursOf(index: DiscoveryIndex, word: JobWord): { term: string; similarity: number }[] {
@@ -238,13 +306,100 @@ function neighboursOf(index: DiscoveryIndex, word: JobWord): { term: string; sim
   return found;
 }
 
+/** Cached deed closenesses, at most this many numbers in all: a verb's holds one number per deed word of the catalog. */
+const REMEMBERED_CLOSENESS = 2 ** 21;
+
+/** A verb's similarity to each word of the catalog's deed vocabulary, worked out when first asked for (NaN until then). */
+interface DeedCloseness {
+  spelling: string;
+  values: Float64Array;
+}
+
+/** The closenesses of the job's verbs (as written, and their lemmas), remembered per index. */
+function deedClosenesses(index: DiscoveryIndex, verbs: JobWord[]): DeedCloseness[] {
+  return [...new Set(verbs.flatMap((verb) => [verb.lemma, verb.word]))].map((spelling) => {
+    let found = index.deedCloseness.get(spelling);
+    if (!found) {
+      found = { spelling, values: new Float64Array(index.deedVocabulary.length).fill(Number.NaN) };
+      if ((index.deedCloseness.size + 1) * index.deedVocabulary.length > REMEMBERED_CLOSENESS) index.deedCloseness.clear();
+      index.deedCloseness.set(spelling, found);
+    }
+    return found;
+  });
+}
+
+/** The best similarity of the job's verbs to the words naming a task's deed. */
+function deedSimilarity(index: DiscoveryIndex, closenesses: DeedCloseness[], doc: number): number {
+  let most = 0;
+  for (const { spelling, values } of closenesses) {
+    for (let at = index.deedStarts[doc]; at < index.deedStarts[doc + 1]; at += 1) {
+      const deed = index.deedWords[at];
+      if (Number.isNaN(values[deed])) values[deed] = similarity(wordVectors(), spelling, index.deedVocabulary[deed]);
+      most = Math.max(most, values[deed]);
+    }
+  }
+  return most;
+}
+
 /** A job's words as terms: a phrase of the catalog's synonyms as one term, each other word as itself. */
 interface JobTerm {
   word: string;
   verb: boolean;
   proper: boolean;
   clause: number;
-  alternatives: Alternative[];
+  reach: Reach;
+}
+
+/**
+ * The tasks a job term reaches through its alternatives, one entry per task: the BM25F share of its best alternative
+ * there, and how much the match counts for coverage (its weight, or times `describedCoverage` when it only describes
+ * the task). Remembered per index, so a word's postings are merged once, not on every job naming it.
+ */
+interface Reach {
+  /** The most a match on the term says: its best alternative's weight times its idf; 0 when no task knows the term. */
+  known: number;
+  docs: Uint32Array;
+  shares: Float64Array;
+  counted: Float64Array;
+}
+
+/** Merged postings remembered per index, at most this many entries in all. */
+const REMEMBERED_REACH = 2 ** 19;
+
+function reachOf(index: DiscoveryIndex, key: string, alternatives: () => Alternative[]): Reach {
+  const remembered = index.reaches.get(key);
+  if (remembered) return remembered;
+  const { best: termBest, bestWeight } = index.scratch;
+  const { describedCoverage } = index.parameters;
+  const reached: number[] = [];
+  let known = 0;
+  for (const { term, weight } of alternatives()) {
+    const { docs, weights, named } = index.postings.get(term)!;
+    known = Math.max(known, weight * index.idf.get(term)!);
+    const described = weight * describedCoverage;
+    for (let i = 0; i < docs.length; i += 1) {
+      const doc = docs[i];
+      const value = weights[i] * weight;
+      const counted = named[i] ? weight : described;
+      if (bestWeight[doc] === 0) reached.push(doc);
+      if (value > termBest[doc]) termBest[doc] = value;
+      if (counted > bestWeight[doc]) bestWeight[doc] = counted;
+    }
+  }
+  // In document order, so a job's pass over the work space walks it forwards.
+  reached.sort((a, b) => a - b);
+  const reach: Reach = { known, docs: Uint32Array.from(reached), shares: Float64Array.from(reached, (doc) => termBest[doc]), counted: Float64Array.from(reached, (doc) => bestWeight[doc]) };
+  for (const doc of reached) {
+    termBest[doc] = 0;
+    bestWeight[doc] = 0;
+  }
+  index.reachEntries += reached.length;
+  if (index.reachEntries > REMEMBERED_REACH) {
+    index.reaches.clear();
+    index.reachEntries = reached.length;
+  }
+  index.reaches.set(key, reach);
+  return reach;
 }
 
 function jobTerms(index: DiscoveryIndex, jobWords: JobWord[]): JobTerm[] {
@@ -255,15 +410,16 @@ function jobTerms(index: DiscoveryIndex, jobWords: JobWord[]): JobTerm[] {
     const phrase = phraseAt(index.vocabulary, stems, position);
     if (phrase) {
       const term = phrase.join(' ');
-      const alternatives = [term, ...(index.vocabulary.synonyms.get(term) ?? [])].filter((key) => index.postings.has(key)).map((key, at) => ({ term: key, weight: at === 0 ? 1 : index.parameters.synonymWeight }));
-      terms.push({ word: jobWords.slice(position, position + phrase.length).map((word) => word.word).join(' '), verb: false, proper: false, clause: jobWords[position].clause, alternatives });
+      const alternatives = () => [term, ...(index.vocabulary.synonyms.get(term) ?? [])].filter((key) => index.postings.has(key)).map((key, at) => ({ term: key, weight: at === 0 ? 1 : index.parameters.synonymWeight }));
+      terms.push({ word: jobWords.slice(position, position + phrase.length).map((word) => word.word).join(' '), verb: false, proper: false, clause: jobWords[position].clause, reach: reachOf(index, term, alternatives) });
       position += phrase.length - 1;
       continue;
     }
     const word = jobWords[position];
     if (seen.has(word.stem)) continue;
     seen.add(word.stem);
-    terms.push({ word: word.word, verb: word.verb, proper: word.proper, clause: word.clause, alternatives: alternativesOf(index, word) });
+    const key = `${word.word} ${word.lemma} ${word.stem}`;
+    terms.push({ word: word.word, verb: word.verb, proper: word.proper, clause: word.clause, reach: reachOf(index, key, () => alternativesOf(index, word)) });
     if (terms.length === MAX_TERMS) break;
   }
   return terms;
@@ -299,95 +455,111 @@ export interface Ranking {
   nearMisses: Ranked[];
 }
 
-/** The best `count` documents of `docs` by `value`, ties by task id, so the same job always ranks the same way. */
-function best(index: DiscoveryIndex, docs: number[], count: number, value: (doc: number) => number): number[] {
-  const values = new Map(docs.map((doc) => [doc, value(doc)]));
-  return docs
-    .sort((a, b) => values.get(b)! - values.get(a)! || (index.tasks[a].id < index.tasks[b].id ? -1 : 1))
-    .slice(0, count);
+/** Whether document `a` goes before `b`: the higher value, then the task id, so the same job always ranks the same way. */
+const before = (index: DiscoveryIndex, values: Float64Array, a: number, b: number) => values[a] > values[b] || (values[a] === values[b] && index.idOrder[a] < index.idOrder[b]);
+
+/** The best `count` of `docs` by `values`, best first: one pass keeping a short sorted list. */
+function best(index: DiscoveryIndex, docs: ArrayLike<number>, count: number, values: Float64Array): number[] {
+  const kept: number[] = [];
+  for (let at = 0; at < docs.length; at += 1) keep(index, kept, count, values, docs[at]);
+  return kept;
+}
+
+/** Puts `doc` in its place among `kept` (sorted best first, at most `count`) if it belongs there. */
+function keep(index: DiscoveryIndex, kept: number[], count: number, values: Float64Array, doc: number): void {
+  if (kept.length === count && !before(index, values, doc, kept[count - 1])) return;
+  let at = Math.min(kept.length, count - 1);
+  while (at > 0 && before(index, values, doc, kept[at - 1])) at -= 1;
+  kept.splice(at, 0, doc);
+  if (kept.length > count) kept.pop();
 }
 
 /**
  * Ranks the catalog's active tasks for a job in plain words. Each job word counts the BM25F share of its best
  * alternative in a task; a task's coverage is the share of the job's words it matches, each word weighed by
  * how much it says (its idf in the catalog, or `unknownWeight` when no task knows it; deeds times `deedWeight`).
- * A task qualifies when its score reaches `minScore` and its coverage `minCoverage`; qualifying tasks are
- * ordered by score times coverage to the `coveragePower`, a question preferring tasks that change nothing.
+ * Tasks are ordered by score times coverage to the `coveragePower` and the other factors of docs/discovery.md; the
+ * first `limit` qualify by `qualifies`. Only the tasks whose score could reach the best values are valued in full.
  */
 export function rank(index: DiscoveryIndex, job: string, limit: number, read: ReadJob = readJob(job)): Ranking {
   const p = index.parameters;
   const terms = jobTerms(index, read.words);
-  const { scores, best: termBest, bestWeight, negated, matched, quality } = index.scratch;
-  const touched: number[] = [];
+  const { scores, negated, matched, quality } = index.scratch;
+  // The tasks the job's terms reach: touched[0] to touched[reached - 1].
+  const { touched } = index.scratch;
+  let reached = 0;
+  const size = index.tasks.length;
   const importance = terms.map((term) => {
-    const known = term.alternatives.reduce((most, { term: key, weight }) => Math.max(most, weight * index.idf.get(key)!), 0);
+    const { known } = term.reach;
     return (known > 0 ? known : (term.proper ? p.properUnknownWeight : p.unknownWeight) * index.rarestIdf) * (term.verb ? p.deedWeight : 1);
   });
   // The deeds the catalog knows: a task matching none of them does something else.
-  const deeds = terms.reduce((mask, term, position) => (term.verb && term.alternatives.length > 0 ? mask | (2 ** position) : mask), 0);
+  const deeds = terms.reduce((mask, term, position) => (term.verb && term.reach.known > 0 ? mask | (2 ** position) : mask), 0);
   const clauses = [...new Set(terms.map((term) => term.clause))].map((clause) => terms.flatMap((term, position) => (term.clause === clause ? [position] : []))).filter((members) => members.length >= 2);
   const total = importance.reduce((sum, value) => sum + value, 0);
   try {
-    terms.forEach((term, position) => {
-      const reached: number[] = [];
-      for (const { term: key, weight } of term.alternatives) {
-        const { docs, weights, named } = index.postings.get(key)!;
-        const described = weight * p.describedCoverage;
-        for (let i = 0; i < docs.length; i += 1) {
-          const doc = docs[i];
-          const value = weights[i] * weight;
-          const counted = named[i] ? weight : described;
-          if (bestWeight[doc] === 0) reached.push(doc);
-          if (value > termBest[doc]) termBest[doc] = value;
-          if (counted > bestWeight[doc]) bestWeight[doc] = counted;
-        }
+    for (let position = 0; position < terms.length; position += 1) {
+      const { docs, shares, counted } = terms[position].reach;
+      const bit = 2 ** position;
+      const offset = position * size;
+      for (let i = 0; i < docs.length; i += 1) {
+        const doc = docs[i];
+        if (matched[doc] === 0) touched[reached++] = doc;
+        scores[doc] += shares[i];
+        quality[offset + doc] = counted[i];
+        matched[doc] |= bit;
       }
-      for (const doc of reached) {
-        if (matched[doc] === 0) touched.push(doc);
-        scores[doc] += termBest[doc];
-        quality[doc * MAX_TERMS + position] = bestWeight[doc];
-        matched[doc] |= 2 ** position;
-        termBest[doc] = 0;
-        bestWeight[doc] = 0;
-      }
-    });
+    }
     for (const excluded of read.negated) for (const doc of index.postings.get(excluded)?.docs ?? []) negated[doc] = 1;
-    const share = (doc: number, members: number[]) => {
-      let covered = 0;
-      let all = 0;
-      for (const position of members) {
-        covered += importance[position] * quality[doc * MAX_TERMS + position];
-        all += importance[position];
-      }
-      return all > 0 ? covered / all : 0;
-    };
-    const everyTerm = terms.map((_, position) => position);
-    const unknownShare = total > 0 ? terms.reduce((sum, term, position) => sum + (term.alternatives.length === 0 ? importance[position] : 0), 0) / total : 0;
+    // Coverage: the share of the job's weight a task matches, over the whole job and over its best clause.
+    const clauseOf = terms.map((_, position) => clauses.findIndex((members) => members.includes(position)));
+    const clauseTotals = clauses.map((members) => members.reduce((sum, position) => sum + importance[position], 0));
+    const clauseCovered = new Float64Array(clauses.length);
     const coverage = (doc: number) => {
-      const whole = share(doc, everyTerm);
-      const clause = clauses.reduce((most, members) => Math.max(most, share(doc, members)), whole);
+      let whole = 0;
+      clauseCovered.fill(0);
+      for (let position = 0; position < terms.length; position += 1) {
+        // A position the task did not match holds a value left from an earlier job: it counts nothing.
+        const covered = matched[doc] & (2 ** position) ? importance[position] * quality[position * size + doc] : 0;
+        whole += covered;
+        if (clauseOf[position] >= 0) clauseCovered[clauseOf[position]] += covered;
+      }
+      whole = total > 0 ? whole / total : 0;
+      let clause = whole;
+      for (let c = 0; c < clauses.length; c += 1) if (clauseTotals[c] > 0) clause = Math.max(clause, clauseCovered[c] / clauseTotals[c]);
       return p.clauseMix * clause + (1 - p.clauseMix) * whole;
     };
+    const unknownShare = total > 0 ? terms.reduce((sum, term, position) => sum + (term.reach.known === 0 ? importance[position] : 0), 0) / total : 0;
     const deedOf = (doc: number) => (deeds === 0 ? 0 : (matched[doc] & deeds) !== 0 ? 1 : -1);
     // How close the job's verbs come to the words naming the task's deed ("show" to "list", "ring" to "call").
-    const vectors = wordVectors();
     const verbs = read.words.filter((word) => word.verb);
-    const deedSimilarity = (doc: number) =>
-      verbs.reduce((most, verb) => Math.max(most, ...index.deeds[doc].map((deed) => Math.max(similarity(vectors, verb.lemma, deed), similarity(vectors, verb.word, deed)))), 0);
-    const values = new Map<number, number>();
-    for (const doc of touched) {
-      values.set(
-        doc,
+    const deedCloseness = verbs.length > 0 ? deedClosenesses(index, verbs) : undefined;
+    const { values } = index.scratch;
+    const evaluate = (doc: number) =>
+      (values[doc] =
         scores[doc] *
-          (coverage(doc) * (deedOf(doc) < 0 ? p.missedDeed : 1)) ** p.coveragePower *
-          (read.question && index.writes[doc] ? p.questionWrite : 1) *
-          (read.identifier && index.takesIdentifier[doc] ? p.identifierFit : 1) *
-          (negated[doc] ? p.negatedFit : 1) *
-          (verbs.length > 0 ? p.deedFloor + (1 - p.deedFloor) * deedSimilarity(doc) : 1),
-      );
+        (coverage(doc) * (deedOf(doc) < 0 ? p.missedDeed : 1)) ** p.coveragePower *
+        (read.question && index.writes[doc] ? p.questionWrite : 1) *
+        (read.identifier && index.takesIdentifier[doc] ? p.identifierFit : 1) *
+        (negated[doc] ? p.negatedFit : 1) *
+        (deedCloseness ? p.deedFloor + (1 - p.deedFloor) * deedSimilarity(index, deedCloseness, doc) : 1));
+    // A task's value is at most its score times `ceiling` (coverage and deed similarity are at most 1): the best-scoring
+    // tasks are valued first, then a task is valued only when its score could reach the last of the best values.
+    const count = Math.max(limit, NEAR_MISSES);
+    const others = Math.max(1, p.missedDeed) ** p.coveragePower * Math.max(1, p.questionWrite) * Math.max(1, p.negatedFit);
+    const identified = others * (read.identifier ? Math.max(1, p.identifierFit) : 1);
+    const ceiling = (doc: number) => (index.takesIdentifier[doc] ? identified : others);
+    const ranked = best(index, touched.subarray(0, reached), count, scores);
+    for (const doc of ranked) evaluate(doc);
+    ranked.sort((a, b) => (before(index, values, a, b) ? -1 : 1));
+    for (let at = 0; at < reached; at += 1) {
+      const doc = touched[at];
+      if (ranked.length === count && scores[doc] * ceiling(doc) < values[ranked[count - 1]]) continue;
+      if (ranked.includes(doc)) continue;
+      evaluate(doc);
+      keep(index, ranked, count, values, doc);
     }
-    const ranked = best(index, touched, Math.max(limit, NEAR_MISSES), (doc) => values.get(doc)!);
-    const top = values.get(ranked[0]) ?? 0;
+    const top = ranked.length > 0 ? values[ranked[0]] : 0;
     /** What qualifying weighs: a linear score of these, fitted as a logistic regression (scripts/discovery-fit.ts). */
     const features = (doc: number): Features => [
       1,
@@ -396,22 +568,22 @@ export function rank(index: DiscoveryIndex, job: string, limit: number, read: Re
       deedOf(doc),
       unknownShare,
       read.question && index.writes[doc] ? 1 : 0,
-      top > 0 ? values.get(doc)! / top : 0,
-      verbs.length > 0 ? deedSimilarity(doc) : 0,
+      top > 0 ? values[doc] / top : 0,
+      deedCloseness ? deedSimilarity(index, deedCloseness, doc) : 0,
       verbs.length > 0 ? 1 : 0,
     ];
     const describe = (doc: number): Ranked => {
       const words = terms.filter((_, position) => matched[doc] & (2 ** position)).map((term) => term.word);
-      return { task: index.tasks[doc], score: Math.round(values.get(doc)! * 1000) / 1000, matched: words, missed: terms.map((term) => term.word).filter((word) => !words.includes(word)), features: features(doc) };
+      return { task: index.tasks[doc], score: Math.round(values[doc] * 1000) / 1000, matched: words, missed: terms.map((term) => term.word).filter((word) => !words.includes(word)), features: features(doc) };
     };
     const qualifying = ranked.slice(0, limit).filter((doc) => qualifies(p, features(doc)));
     if (qualifying.length > 0) return { candidates: qualifying.map(describe), nearMisses: [] };
     return { candidates: [], nearMisses: ranked.slice(0, NEAR_MISSES).map(describe) };
   } finally {
-    for (const doc of touched) {
+    for (let at = 0; at < reached; at += 1) {
+      const doc = touched[at];
       scores[doc] = 0;
       matched[doc] = 0;
-      quality.fill(0, doc * MAX_TERMS, doc * MAX_TERMS + terms.length);
     }
     for (const excluded of read.negated) for (const doc of index.postings.get(excluded)?.docs ?? []) negated[doc] = 0;
   }

@@ -5,7 +5,7 @@ import { stemmer } from 'stemmer';
 /**
  * Reading a job in plain English with wink-nlp and its English model: sentence and clause boundaries,
  * parts of speech and lemmas, negation, and values (numbers, e-mail addresses, URLs, dates, amounts, quoted
- * text, identifiers). Nothing here knows what a catalog offers: it says only how the job is written.
+ * text, paths, identifiers). Nothing here knows what a catalog offers: it says only how the job is written.
  */
 
 /** The English reader, made on first use: its model takes a few hundred milliseconds to load. */
@@ -38,6 +38,8 @@ export interface ReadJob {
 
 /** Quoted text is a value (a message, a title), never what the job asks of a task. */
 const QUOTED = /"[^"]*"|“[^”]*”|‘[^’]*’|(?<![\p{L}\p{N}])'(?:[^']|(?<=\p{L})'(?=\p{L}))+'(?![\p{L}\p{N}])/gu;
+/** Words joined by slashes ("acme/web", "feature/sso", "docs/guide.md") name a path, a repository or a branch: a value. */
+const PATH = /(?<![\p{L}\p{N}_.:/-])[\p{L}\p{N}_.-]+(?:\/[\p{L}\p{N}_.-]+)+/gu;
 /** A chunk mixing letters and digits ("ENG-1423", "cus_9fQ2") or a number after "#": an identifier. */
 const IDENTIFIER = /(?:^|\s)(?:#\d+|(?=[\w-]*\d)(?=[\w-]*\p{L})[\p{L}\d]+(?:[-_][\p{L}\d]+)+|\p{L}+\d+\w*)(?=$|[\s,.;:!?)])/u;
 /** Parts of speech that carry no deed or thing. */
@@ -76,7 +78,7 @@ export function stem(word: string): string {
 /** Reads a job: its content words, what it excludes, whether it is a question, whether it names an identifier. */
 export function readJob(job: string): ReadJob {
   const text = job.normalize('NFKC').replace(QUOTED, ' ');
-  const doc = nlp().readDoc(text);
+  const doc = nlp().readDoc(text.replace(PATH, ' '));
   const its = nlp().its;
   const read: ReadJob = { words: [], negated: [], question: false, identifier: IDENTIFIER.test(text) };
   let clause = 0;
