@@ -40,7 +40,7 @@ async function bringSchemaUpToDate(db: Database, apply: boolean): Promise<void> 
  * load (requests that need them wait), then the background workers. A listen failure is a ListenFailed, for the
  * CLI to word; a catalog that does not load rejects with its CatalogError before anything listens.
  */
-export async function serveGateway(config: Config, options: { migrate: boolean }): Promise<ServingGateway> {
+export async function serveGateway(config: Config, options: { migrate: boolean; beforeListen?: () => Promise<void> }): Promise<ServingGateway> {
   // The HTTP stack loads only here, so the admin commands start without it.
   const [{ startServer }, { shutdown }, { loadCatalog }] = await Promise.all([
     import('../http/serving.js'),
@@ -59,6 +59,7 @@ export async function serveGateway(config: Config, options: { migrate: boolean }
     await essentials.db.close();
     throw error;
   }
+  await options.beforeListen?.();
   const http = await startServer(gateway).catch(async (error: NodeJS.ErrnoException) => {
     await essentials.db.close();
     throw new ListenFailed(error.code);

@@ -17,8 +17,13 @@ export async function run(options: ServeOptions, command: Command): Promise<void
   if (options.port !== undefined) server.port = options.port;
   if (options.host !== undefined) server.host = options.host;
   let config = configFor(command, Object.keys(server).length ? { server } : undefined);
-  // Port 0 picks a free port up front, so the derived public URL names the real one.
-  if (config.server.port === 0) config = configFor(command, { server: { ...server, port: await freePort(config.server.host) } });
+  // Port 0 picks a free port up front, so the derived public URL names the real one; it stays held until just
+  // before the gateway binds it, so another process cannot take it while the catalog and database load.
+  let held: HeldPort | undefined;
+  if (config.server.port === 0) {
+    held = await holdFreePort(config.server.host);
+    config = configFor(command, { server: { ...server, port: held.port } });
+  }
 
   // Handlers go in before anything is printed: a signal that finds none kills the process outright.
   let stopRequested: ((signal: string) => void) | undefined;
@@ -26,7 +31,7 @@ export async function run(options: ServeOptions, command: Command): Promise<void
   const onSignal = (signal: string) => stopRequested!(signal);
   process.once('SIGTERM', onSignal).once('SIGINT', onSignal);
   try {
-    const serving = await serveGateway(config, { migrate: options.migrate }).catch((error: unknown) => {
+    const serving = await serveGateway(config, { migrate: options.migrate, beforeListen: async () => held?.release() }).catch((error: unknown) => {
       throw (error instanceof ListenFailed && listenFailure(error.code, config.server.host, config.server.port)) || error;
     });
     const { stdout } = invocationOf(command);
@@ -34,17 +39,24 @@ export async function run(options: ServeOptions, command: Command): Promise<void
     stdout.write(`gateway listening on ${serving.uri} (public URL ${config.server.public_url})\n`);
     await serving.stop(await requested);
   } finally {
+    await held?.release();
     process.off('SIGTERM', onSignal).off('SIGINT', onSignal);
   }
 }
 
-function freePort(host: string): Promise<number> {
+interface HeldPort {
+  port: number;
+  release(): Promise<void>;
+}
+
+/** A free port, held by a listener of its own until released. */
+function holdFreePort(host: string): Promise<HeldPort> {
   return new Promise((resolve, reject) => {
     const probe = createNetServer();
     probe.once('error', reject);
     probe.listen(0, host, () => {
       const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
+      resolve({ port, release: () => new Promise<void>((released) => probe.close(() => released())) });
     });
   });
 }
