@@ -73,12 +73,32 @@ interface SqliteConnection extends DirectStatements {
   close(): Promise<void>;
 }
 
+/** How long a new connection keeps trying its pragmas while another process sets WAL mode on the same new file. */
+const PRAGMA_RETRY_MS = 10_000;
+
+/**
+ * Runs the connection's pragmas. On a new file, `journal_mode=WAL` takes an exclusive lock that another
+ * process's connection meets as SQLITE_BUSY at once (the busy timeout does not apply to it): it is tried again
+ * after a short wait, for up to PRAGMA_RETRY_MS, as the busy timeout would have waited.
+ */
+async function tuneConnection(db: sqlite3.Database, pragmas: string): Promise<void> {
+  const started = Date.now();
+  for (;;) {
+    try {
+      return await new Promise<void>((resolve, reject) => db.exec(pragmas, (err) => (err ? reject(err) : resolve())));
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() - started > PRAGMA_RETRY_MS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+}
+
 async function openSqliteConnection(storage: string, pragmas: string, mode: number | undefined): Promise<SqliteConnection> {
   const driver = await loadSqlite();
   const db = await new Promise<sqlite3.Database>((resolve, reject) => {
     const opened: sqlite3.Database = new driver.Database(storage, mode ?? driver.OPEN_READWRITE | driver.OPEN_CREATE | driver.OPEN_FULLMUTEX, (err) => (err ? reject(err) : resolve(opened)));
   });
-  await new Promise<void>((resolve, reject) => db.exec(pragmas, (err) => (err ? reject(err) : resolve())));
+  await tuneConnection(db, pragmas);
   const statements = new Map<string, Promise<sqlite3.Statement>>();
   // SQLite refuses to close while a statement runs or stays unfinalized: close waits for these first.
   const inFlight = new Set<Promise<unknown>>();

@@ -27,6 +27,17 @@ for (const dialect of dialects) {
     });
 
     if (dialect !== 'sqlite') return;
+    it('opens one new file from many openings at once: none is refused while another sets WAL mode', async () => {
+      const database = await createTestDatabase(dialect);
+      const opened = await Promise.allSettled(Array.from({ length: 24 }, () => openDatabase(database.url)));
+      try {
+        expect(opened.filter((o) => o.status === 'rejected').map((o) => String((o as PromiseRejectedResult).reason))).to.deep.equal([]);
+      } finally {
+        for (const o of opened) if (o.status === 'fulfilled') await o.value.close();
+        await database.drop();
+      }
+    });
+
     it('tunes SQLite connections for WAL with normal sync', async () => {
       const database = await createTestDatabase(dialect);
       const db = await openDatabase(database.url);
