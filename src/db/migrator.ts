@@ -9,8 +9,11 @@ export type Migration = MigrationFn<QueryInterface>;
 // Any fixed 64-bit number works; it only has to be the same in every gateway process.
 const MIGRATION_LOCK_ID = 734_001_122;
 
-/** umzug (and Sequelize under it) loads only where migrations are applied or listed. */
-async function migrator(db: Database) {
+/**
+ * umzug (and Sequelize under it) loads only where migrations are applied or listed. Tests of a migration take
+ * a database up to the one before it with `(await migrator(db)).up({ to })`.
+ */
+export async function migrator(db: Database) {
   const [{ SequelizeStorage, Umzug }, sequelize] = await Promise.all([import('umzug'), db.sequelize()]);
   return new Umzug({
     migrations,

@@ -1,8 +1,6 @@
 import { expect } from 'chai';
-import { SequelizeStorage, Umzug } from 'umzug';
 import { openDatabase, type Database } from '../../src/db/database.js';
-import { migrate } from '../../src/db/migrator.js';
-import { migrations } from '../../src/db/migrations/index.js';
+import { migrate, migrator } from '../../src/db/migrator.js';
 import { createOrganization, listOrganizations, OrganizationExists } from '../../src/domain/organizations.js';
 import { createMigratedTestDatabase, createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
 
@@ -41,9 +39,7 @@ for (const dialect of dialects) {
       before(async () => {
         database = await createTestDatabase(dialect);
         db = await openDatabase(database.url);
-        const sequelize = await db.sequelize();
-        const storage = new SequelizeStorage({ sequelize, tableName: 'schema_migrations' });
-        await new Umzug({ migrations, context: sequelize.getQueryInterface(), storage, logger: undefined }).up({ to: BEFORE_IGNORE_CASE });
+        await (await migrator(db)).up({ to: BEFORE_IGNORE_CASE });
       });
       after(async () => {
         await db.close();
