@@ -7,6 +7,7 @@ import { GatewayError, invalidInput } from '../domain/errors.js';
 import { CATALOG_VERSION_HEADER, registerCatalogVersion } from './catalog-version.js';
 import { answeredStatus, noteSocketAnswer } from './answered.js';
 import { failAction, problemBody, problemReply, registerErrorHandling } from './errors.js';
+import { noQuery } from './operation.js';
 import { renderHostedError } from './routes/hosted/respond.js';
 import { health } from './routes/system/health.js';
 
@@ -122,7 +123,7 @@ export function baseServer(gateway: Gateway, options: ServerOptions): Server {
     port: options.port ?? config.server.port,
     router: { isCaseSensitive: true, stripTrailingSlash: false },
     routes: {
-      validate: { failAction, options: { abortEarly: false }, query: Joi.object({}) },
+      validate: { failAction, options: { abortEarly: false }, query: noQuery },
       payload: { timeout: false, maxBytes: config.limits.max_body_bytes, allow: ['application/json'], defaultContentType: 'application/json' },
       response: { emptyStatusCode: 204 },
       security: { noSniff: true, xframe: 'deny', referrer: 'no-referrer' },

@@ -1,6 +1,6 @@
 import type { Boom } from '@hapi/boom';
 import type { Lifecycle, Request, ResponseObject, ResponseToolkit, Server } from '@hapi/hapi';
-import type { ValidationError } from 'joi';
+import type { ValidationError, ValidationErrorItem } from 'joi';
 import { GatewayError, invalidInput, type ErrorCode, type InvalidParam } from '../domain/errors.js';
 
 export interface ProblemDetails {
@@ -48,15 +48,20 @@ export function problemBody(error: GatewayError, publicUrl: string): ProblemDeta
   };
 }
 
-/** Joi's failures become invalid_input naming each bad field and where it was. */
-export const failAction: Lifecycle.Method = (_request, _h, err) => {
-  const boom = err as Boom & Partial<ValidationError>;
-  const source = (boom.output?.payload as { validation?: { source?: string } } | undefined)?.validation?.source ?? 'request';
-  const params: InvalidParam[] = (boom.details ?? []).map((detail) => ({
+/** Joi's failures of one part of a request (`headers`, `payload`, a tool call's `arguments`): invalid_input naming each bad field and where it was. */
+export function invalidSource(source: string, details: ValidationErrorItem[]): GatewayError {
+  const params: InvalidParam[] = details.map((detail) => ({
     name: [source, ...detail.path].join('.'),
     reason: detail.message,
   }));
-  throw invalidInput(params.length ? params.map((p) => p.reason).join('; ') : `invalid ${source}`, params);
+  return invalidInput(params.length ? params.map((p) => p.reason).join('; ') : `invalid ${source}`, params);
+}
+
+/** hapi's validation failures, answered as invalidSource. */
+export const failAction: Lifecycle.Method = (_request, _h, err) => {
+  const boom = err as Boom & Partial<ValidationError>;
+  const source = (boom.output?.payload as { validation?: { source?: string } } | undefined)?.validation?.source ?? 'request';
+  throw invalidSource(source, boom.details ?? []);
 };
 
 /** Hosted pages answer errors in HTML; they register a renderer for their routes. */

@@ -64,8 +64,11 @@ function toJsonSchema(schema: Joi.Schema, shared: Record<string, JsonSchema>): J
 const flagsOf = (schema: Joi.Schema) => (schema.describe().flags ?? {}) as { presence?: string; description?: string };
 
 /** Path, query and header parameters from the route's joi objects (headers it does not name pass unchecked). */
+/** The route's input schemas: hapi's, or those it checks in one pass (operation's `validate.inOnePass`). */
+const inputs = (route: RequestRoute) => route.settings.plugins?.inputs ?? route.settings.validate ?? {};
+
 function parameters(route: RequestRoute, shared: Record<string, JsonSchema>): JsonSchema[] {
-  const validate = route.settings.validate ?? {};
+  const validate = inputs(route);
   const sources = [
     ['path', validate.params],
     ['query', validate.query],
@@ -88,7 +91,7 @@ function parameters(route: RequestRoute, shared: Record<string, JsonSchema>): Js
 }
 
 function requestBody(route: RequestRoute, shared: Record<string, JsonSchema>): JsonSchema | undefined {
-  const schema = route.settings.plugins?.openapi?.body ?? (route.settings.validate?.payload as Joi.Schema | undefined);
+  const schema = route.settings.plugins?.openapi?.body ?? (inputs(route).payload as Joi.Schema | undefined);
   if (!schema || typeof schema !== 'object' || !('describe' in schema)) return undefined;
   const allowed = route.settings.payload?.allow;
   const mediaTypes = allowed ? [allowed].flat() : ['application/json'];
@@ -138,7 +141,7 @@ function errorResponses(codes: ErrorCode[], hosted: boolean): Record<string, { n
 /** Routes that take a principal as a header or query parameter can refuse it. */
 function takesPrincipal(route: RequestRoute): boolean {
   const keys = (schema: unknown) => Object.keys((schema as Joi.ObjectSchema | undefined)?.describe?.().keys ?? {});
-  const validate = route.settings.validate ?? {};
+  const validate = inputs(route);
   return keys(validate.headers).includes('svc-principal') || keys(validate.query).includes('principal');
 }
 

@@ -1,5 +1,6 @@
 import type { Lifecycle, Request, ResponseToolkit, RouteOptions, RouteOptionsValidate, ServerRoute } from '@hapi/hapi';
-import type Joi from 'joi';
+import Joi from 'joi';
+import { invalidSource } from './errors.js';
 
 /** What a route's request holds once its input schemas accepted it. */
 interface Inputs<Params, Query, Payload, Headers> {
@@ -11,10 +12,46 @@ interface Inputs<Params, Query, Payload, Headers> {
 
 type NoInput = Record<string, never>;
 
+/** The query of a route that names none: no parameter is accepted (every route's default). */
+export const noQuery = Joi.object({});
+
+/** A request's parts a route's schemas check, in the order hapi checks them: a failure names the first that fails. */
+const SOURCES = ['headers', 'params', 'query', 'payload'] as const;
+type Source = (typeof SOURCES)[number];
+type InputSchemas = Partial<Record<Source, Joi.Schema>>;
+
+declare module '@hapi/hapi' {
+  interface PluginSpecificConfiguration {
+    /** The schemas of a route validated in one pass (operation's `validate.inOnePass`): what the API document describes. */
+    inputs?: InputSchemas;
+  }
+}
+
+/**
+ * A route's schemas checked by one joi call instead of hapi's one per part, each of which merges its
+ * preferences with a fresh context (a run's three, 4-6% of its CPU). The answer to a failure is hapi's: the
+ * first failing part in hapi's order, checked alone again (so every message names the field as hapi's did).
+ */
+function inOnePass(schemas: InputSchemas, handler: (request: Request, h: ResponseToolkit) => Lifecycle.ReturnValue): Lifecycle.Method {
+  const all = Joi.object(Object.fromEntries(SOURCES.map((source) => [source, schemas[source] ?? Joi.any()]))).prefs({ abortEarly: false });
+  return (request, h) => {
+    const parts = request as unknown as Record<Source, unknown>;
+    const { error, value } = all.validate({ headers: parts.headers, params: parts.params, query: parts.query, payload: parts.payload });
+    if (error) {
+      // Joi reports an object's keys in the schema's order, which is hapi's.
+      const failed = error.details[0].path[0] as Source;
+      throw invalidSource(failed, schemas[failed]?.validate(parts[failed], { abortEarly: false }).error?.details ?? []);
+    }
+    for (const source of SOURCES) if (schemas[source]) parts[source] = value[source];
+    return handler(request, h);
+  };
+}
+
 /**
  * A route whose handler reads its input as its joi schemas describe it: `Joi.object<T>(...)` for params and
  * query, any `Joi.Schema<T>` for the payload, `headers<T>(...)` for the headers it reads. The schema that
- * checks a request is also the handler's type, so no handler casts what it was given.
+ * checks a request is also the handler's type, so no handler casts what it was given. `validate.inOnePass`:
+ * the schemas (with noQuery unless the route names a query) are checked in one joi call (inOnePass above).
  */
 export function operation<Params = NoInput, Query = NoInput, Payload = undefined, Headers = Record<string, unknown>>(route: {
   method: ServerRoute['method'];
@@ -25,10 +62,22 @@ export function operation<Params = NoInput, Query = NoInput, Payload = undefined
       query?: Joi.ObjectSchema<Query>;
       payload?: Joi.Schema<Payload>;
       headers?: Joi.ObjectSchema<Headers>;
+      inOnePass?: boolean;
     };
   };
   handler: (request: Request<Inputs<Params, Query, Payload, Headers>>, h: ResponseToolkit<Inputs<Params, Query, Payload, Headers>>) => Lifecycle.ReturnValue<Inputs<Params, Query, Payload, Headers>>;
 }): ServerRoute {
+  const { options } = route;
   // hapi's route table holds routes of any input: the typed handler is what this function exists to check.
-  return route as unknown as ServerRoute;
+  if (!options?.validate || !('inOnePass' in options.validate)) return route as unknown as ServerRoute;
+  const { inOnePass: onePass, ...validate } = options.validate;
+  if (!onePass) return { ...route, options: { ...options, validate } } as unknown as ServerRoute;
+  const schemas: InputSchemas = { headers: validate.headers, params: validate.params, query: validate.query ?? noQuery, payload: validate.payload };
+  return {
+    method: route.method,
+    path: route.path,
+    // `query: true` turns off hapi's own check of the query, which every route has by default.
+    options: { ...options, validate: { query: true }, plugins: { ...options.plugins, inputs: schemas } },
+    handler: inOnePass(schemas, route.handler as unknown as (request: Request, h: ResponseToolkit) => Lifecycle.ReturnValue),
+  } as ServerRoute;
 }

@@ -6,13 +6,13 @@ import type { JsonSchema, Task } from '../../../domain/catalog/types.js';
 import type { Caller } from '../../../domain/callers.js';
 import { discover } from '../../../domain/discovery/discover.js';
 import { readiness } from '../../../domain/discovery/readiness.js';
-import { invalidInput } from '../../../domain/errors.js';
 import type { Gateway } from '../../../domain/gateway.js';
 import { actingPrincipal } from '../../../domain/principals.js';
 import { runCount, type RunCount } from '../../../domain/rate-limits.js';
 import { USD_DECIMAL } from '../../../domain/run/request.js';
 import { runTask } from '../../../domain/run/run.js';
 import { fields } from '../../../domain/contracts/fields.js';
+import { invalidSource } from '../../errors.js';
 import { records } from '../../records.js';
 import { discoverFields } from '../discover/discover.js';
 import { runRequest, type RunHeaders } from '../tasks/run.js';
@@ -86,10 +86,7 @@ const argumentsSchema = (schema: Joi.ObjectSchema) => schema.prefs({ abortEarly:
 /** A call's arguments as the schema accepts them, or 400 invalid_input naming each bad one (`arguments.<name>`). */
 function checkedArguments<A>(schema: Joi.ObjectSchema, args: Record<string, unknown>): A {
   const { error, value } = schema.validate(args);
-  if (error) {
-    const params = error.details.map((detail) => ({ name: ['arguments', ...detail.path].join('.'), reason: detail.message }));
-    throw invalidInput(params.map((param) => param.reason).join('; '), params);
-  }
+  if (error) throw invalidSource('arguments', error.details);
   return value as A;
 }
 

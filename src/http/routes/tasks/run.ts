@@ -116,7 +116,8 @@ export const runTaskRoute = (gateway: Gateway): ServerRoute => operation({
   options: {
     response: answers({ 200: records.run }),
     plugins: { gateway: { userTokens: true }, rateLimit: { class: 'run', principal: namedRunPrincipal }, taskInputBody: true, openapi: { errors: runErrors } },
-    validate: { params: fields.idParams(), headers: runHeaders, payload: runBody },
+    // On every run: one joi call for all four parts.
+    validate: { params: fields.idParams(), headers: runHeaders, payload: runBody, inOnePass: true },
   },
   async handler(request, h) {
     const { receipt_options: receiptOptions, ...input } = request.payload ?? {};
