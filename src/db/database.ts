@@ -1,6 +1,7 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Sequelize, Transaction as SequelizeTransaction } from 'sequelize';
+import { SQLITE_SETTLEMENT_VIEW } from './repos/call-settlements.js';
 import { loadPg, loadSqlite, openPostgresDirect, openSqliteDirect, type DirectDriver, type DirectStatements, type Statement } from './direct.js';
 
 export type { Statement } from './direct.js';
@@ -52,7 +53,8 @@ export interface Database extends Executor {
 }
 
 // busy_timeout first: a new connection's own journal_mode statement may meet another writer's lock.
-const sqlitePragmas = 'PRAGMA busy_timeout=10000; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;';
+// Then what every connection's statements expect of it besides the file's tables.
+const sqlitePragmas = `PRAGMA busy_timeout=10000; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; ${SQLITE_SETTLEMENT_VIEW}`;
 
 interface SqliteHandle {
   exec(sql: string, callback: (err: Error | null) => void): void;

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import sqlite3 from 'sqlite3';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrate } from '../../src/db/migrator.js';
 import { findCall, insertCall, insertCapture, settleCallWithCapture, startCountedCall, type CallRow, type CaptureRow } from '../../src/db/repos/calls.js';
@@ -115,5 +116,32 @@ for (const dialect of dialects) {
       await settled.then(() => expect.fail('a second capture of one call was stored'), () => undefined);
       expect((await findCall(db, ORG, 'call_lone'))!.outcome).to.equal('pending');
     });
+
+    if (dialect === 'sqlite') {
+      it('settles a call with its capture in one SQLite statement: one driver call, no BEGIN or COMMIT', async () => {
+        const now = Date.now();
+        await insertCall(db, pendingCall('call_one_statement', now));
+        const statement = sqlite3.Statement.prototype;
+        const calls: string[] = [];
+        const [all, run] = [statement.all, statement.run];
+        statement.all = function (this: sqlite3.Statement, ...args: unknown[]) {
+          calls.push('all');
+          return (all as (...a: unknown[]) => sqlite3.Statement).apply(this, args);
+        } as typeof all;
+        statement.run = function (this: sqlite3.Statement, ...args: unknown[]) {
+          calls.push('run');
+          return (run as (...a: unknown[]) => sqlite3.Statement).apply(this, args);
+        } as typeof run;
+        try {
+          await settleCallWithCapture(db, 'call_one_statement', settlement(now), captureOf('call_one_statement', now));
+        } finally {
+          Object.assign(statement, { all, run });
+        }
+        expect(calls).to.have.length(1);
+        expect((await findCall(db, ORG, 'call_one_statement'))!.outcome).to.equal('hit');
+        const [{ n }] = await db.select<{ n: unknown }>(`SELECT COUNT(*) AS n FROM captures WHERE call_id = 'call_one_statement'`);
+        expect(Number(n)).to.equal(1);
+      });
+    }
   });
 }

@@ -1,4 +1,5 @@
 import type { Database, Dialect, Executor } from '../database.js';
+import { SQLITE_SETTLE_WITH_CAPTURE } from './call-settlements.js';
 import { principalSeenStatement } from './principals.js';
 import { countHitsStatement, hitsInOrder, type Counting } from './rate-limits.js';
 import { selectPage, whereClause, type Condition, type PageQuery } from '../pages.js';
@@ -160,8 +161,8 @@ const SETTLE = `UPDATE calls SET task_id = $2, provider = $3, connection_id = $4
 const INSERT_CAPTURE = `INSERT INTO captures (call_id, organization_id, input, output, input_bytes, output_bytes, truncated, size, created_at)`;
 
 /**
- * Settles a call and stores its capture (null: zero retention, none kept), committed together or not at all:
- * on Postgres in one statement (one round trip, one commit), on SQLite as one unit of a group commit.
+ * Settles a call and stores its capture (null: zero retention, none kept), committed together or not at all,
+ * in one statement: on Postgres a WITH, on SQLite an insert into its settlement view (call-settlements.ts).
  */
 export async function settleCallWithCapture(db: Database, id: string, s: CallSettlement, capture: CaptureRow | null): Promise<void> {
   const settlement = [id, s.task_id, s.provider, s.connection_id, s.identity, s.outcome, s.http_status, s.error_code, s.quoted_micros,
@@ -174,10 +175,7 @@ export async function settleCallWithCapture(db: Database, id: string, s: CallSet
       [...settlement, ...captureValues(capture)],
     );
   } else {
-    await db.writeTogether([
-      { sql: SETTLE, bind: settlement },
-      { sql: `${INSERT_CAPTURE} VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, bind: [capture.call_id, ...captureValues(capture)] },
-    ]);
+    await db.execute(SQLITE_SETTLE_WITH_CAPTURE, [...settlement, ...captureValues(capture)]);
   }
 }
 
