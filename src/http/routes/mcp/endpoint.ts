@@ -107,6 +107,8 @@ const mcpPost = (gateway: Gateway, corsRequestHeaders: string[]): ServerRoute =>
         query: Joi.object<{ tasks?: string }>({ tasks: fields.text(MAX_PINNED_TASKS * 101) }),
         // A JSON-RPC message or a batch; whether it is well-formed JSON-RPC is the protocol's to answer.
         payload: Joi.alternatives<object>(Joi.object().unknown(true), Joi.array()).required(),
+        // As the run route: one joi call on every call.
+        inOnePass: true,
       },
     },
     async handler(request, h) {
