@@ -1,8 +1,8 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Sequelize, Transaction as SequelizeTransaction } from 'sequelize';
-import { SQLITE_SETTLEMENT_VIEW } from './repos/call-settlements.js';
-import { loadPg, loadSqlite, openPostgresDirect, openSqliteDirect, type DirectDriver, type DirectStatements, type Statement } from './direct.js';
+import { SQLITE_CALL_VIEWS } from './repos/sqlite-call-views.js';
+import { loadPg, loadSqlite, openPostgresDirect, openSqliteDirect, type DirectDriver, type DirectStatements } from './direct.js';
 
 export type { Statement } from './direct.js';
 
@@ -43,18 +43,13 @@ export interface Database extends Executor {
   executeRelaxed(sql: string, bind?: unknown[]): Promise<number>;
   /** Runs `work` in one write transaction, committed when it resolves and rolled back when it throws. */
   transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
-  /**
-   * Writes that commit together or not at all, issued at once (one wait on the caller's side): on SQLite one
-   * unit of a group commit, on Postgres one transaction. Each statement's rows (RETURNING), in order.
-   */
-  writeTogether<T = Record<string, unknown>>(statements: Statement[]): Promise<T[][]>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
 
 // busy_timeout first: a new connection's own journal_mode statement may meet another writer's lock.
 // Then what every connection's statements expect of it besides the file's tables.
-const sqlitePragmas = `PRAGMA busy_timeout=10000; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; ${SQLITE_SETTLEMENT_VIEW}`;
+const sqlitePragmas = `PRAGMA busy_timeout=10000; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; ${SQLITE_CALL_VIEWS}`;
 
 interface SqliteHandle {
   exec(sql: string, callback: (err: Error | null) => void): void;
@@ -190,14 +185,6 @@ export async function openDatabase(url: string, { create = true }: OpenOptions =
     async transaction(work) {
       if (direct) return direct.transaction((statements) => work(inTransaction(viaDriver(statements))));
       return (await sequelize()).transaction((t) => work(inTransaction(viaSequelize(t))));
-    },
-    writeTogether<T>(statements: Statement[]) {
-      if (direct) return direct.writeTogether<T>(statements);
-      return database.transaction(async (tx) => {
-        const rows: T[][] = [];
-        for (const { sql, bind } of statements) rows.push(await tx.select<T>(sql, bind));
-        return rows;
-      });
     },
     async ping() {
       await database.select('SELECT 1');

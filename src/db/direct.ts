@@ -53,8 +53,6 @@ export interface Statement {
 export interface DirectDriver extends DirectStatements {
   /** Runs `work` in one write transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: (statements: DirectStatements) => Promise<T>): Promise<T>;
-  /** Writes that commit together or not at all, issued at once; each one's rows (RETURNING), in order. */
-  writeTogether<T>(statements: Statement[]): Promise<T[][]>;
   close(): Promise<void>;
 }
 
@@ -234,8 +232,6 @@ function serialTransactions(connection: DirectStatements) {
 
 interface QueuedWrite {
   step(): Promise<unknown>;
-  /** Several statements that stand or fall together, run one after another after the group's single statements. */
-  together: boolean;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
@@ -245,30 +241,13 @@ function refusedAlone(error: unknown): boolean {
   return String((error as { code?: string })?.code).startsWith('SQLITE_CONSTRAINT');
 }
 
-async function inOrder<T>(steps: Array<() => Promise<T>>): Promise<T[]> {
-  const results: T[] = [];
-  for (const step of steps) results.push(await step());
-  return results;
-}
-
-/** A unit of statements written together was refused part way: the transaction holding its first statements is undone. */
-class UnitRefused extends Error {
-  constructor(
-    readonly index: number,
-    readonly reason: unknown,
-  ) {
-    super('a unit of statements written together was refused');
-  }
-}
-
 /**
  * Group commit: a write issued while nothing commits goes at once, alone; the writes issued while a commit
  * is under way go to the database together as the next transaction, each caller awaiting the commit that
  * holds its row, so concurrent runs cost one commit per group instead of one per statement. A write the
- * database refuses fails alone: SQLite undoes a refused statement, not the transaction; when a statement of a
- * unit written `together` is refused, the transaction (holding the unit's earlier statements) is rolled back and
- * the group written again without that unit, rare enough that no unit pays for a savepoint of its own. A failed
- * commit fails every write of its group.
+ * database refuses fails alone (SQLite undoes a refused statement, not the transaction); a failed commit
+ * fails every write of its group. Writes that must stand or fall together are one statement (a trigger's
+ * writes are one: sqlite-call-views.ts), so none needs a savepoint of its own.
  */
 export function groupCommitter(connection: DirectStatements) {
   const transactions = serialTransactions(connection);
@@ -276,37 +255,21 @@ export function groupCommitter(connection: DirectStatements) {
   let committing: Promise<void> | null = null;
 
   async function commit(group: QueuedWrite[]): Promise<void> {
-    if (!group.length) return;
     try {
       transactions.checkUsable();
-      const [first] = group;
-      if (group.length === 1 && !first.together) {
-        await first.step().then(first.resolve, first.reject);
+      if (group.length === 1) {
+        await group[0].step().then(group[0].resolve, group[0].reject);
         return;
       }
       const results = await transactions.run(async () => {
-        // Single statements may interleave; statements written together run after them, one unit at a time.
-        const settled = await Promise.allSettled(group.map((write) => (write.together ? undefined : write.step())));
-        for (const [i, write] of group.entries()) {
-          if (!write.together) continue;
-          try {
-            settled[i] = { status: 'fulfilled', value: await write.step() };
-          } catch (reason) {
-            throw refusedAlone(reason) ? new UnitRefused(i, reason) : reason;
-          }
-        }
+        const settled = await Promise.allSettled(group.map((write) => write.step()));
         const failed = settled.find((result) => result.status === 'rejected' && !refusedAlone(result.reason));
         if (failed) throw (failed as PromiseRejectedResult).reason;
         return settled;
       });
       results.forEach((result, i) => (result.status === 'fulfilled' ? group[i].resolve(result.value) : group[i].reject(result.reason)));
     } catch (error) {
-      if (!(error instanceof UnitRefused)) {
-        group.forEach((write) => write.reject(error));
-        return;
-      }
-      group[error.index].reject(error.reason);
-      await commit(group.filter((_, i) => i !== error.index));
+      group.forEach((write) => write.reject(error));
     }
   }
 
@@ -319,17 +282,12 @@ export function groupCommitter(connection: DirectStatements) {
     committing = null;
   }
 
-  function enqueue<T>(step: () => Promise<T>, together: boolean): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      queued.push({ step, together, resolve: resolve as (value: unknown) => void, reject });
-      committing ??= drain();
-    });
-  }
-
   return {
-    write: <T>(step: () => Promise<T>): Promise<T> => enqueue(step, false),
-    /** Statements that commit together or not at all, in the same group commit as every other write. */
-    together: <T>(steps: Array<() => Promise<T>>): Promise<T[]> => enqueue(() => inOrder(steps), true),
+    write: <T>(step: () => Promise<T>): Promise<T> =>
+      new Promise<T>((resolve, reject) => {
+        queued.push({ step, resolve: resolve as (value: unknown) => void, reject });
+        committing ??= drain();
+      }),
     /** Resolves once every queued write is committed. */
     idle: () => committing ?? Promise.resolve(),
   };
@@ -353,7 +311,6 @@ export async function openSqliteDirect(storage: string, pragmas: string, mode?: 
     all: (sql, bind) => (WRITE.test(sql) ? writes.write(() => writing.all(sql, bind)) : reads.all(sql, bind)),
     run: (sql, bind) => (WRITE.test(sql) ? writes.write(() => writing.run(sql, bind)) : reads.run(sql, bind)),
     transaction: (work) => transactions.run(() => withinTransaction(transactional, work)),
-    writeTogether: <T>(statements: Statement[]) => writes.together(statements.map(({ sql, bind }) => () => writing.all<T>(sql, bind))),
     async close() {
       await Promise.all([transactions.idle(), writes.idle()]);
       // SQLite checkpoints the WAL into the database when its last connection closes; another process's
@@ -418,13 +375,6 @@ export async function openPostgresDirect(url: string, relaxed = false): Promise<
         // A client whose rollback failed, or whose connection was lost, is discarded, not pooled.
         client.release(broken);
       }
-    },
-    writeTogether<T>(statements: Statement[]) {
-      return driver.transaction(async (tx) => {
-        const rows: T[][] = [];
-        for (const { sql, bind } of statements) rows.push(await tx.all<T>(sql, bind));
-        return rows;
-      });
     },
     close: () => pool.end(),
   };

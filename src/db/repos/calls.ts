@@ -1,5 +1,5 @@
-import type { Database, Dialect, Executor } from '../database.js';
-import { SQLITE_SETTLE_WITH_CAPTURE } from './call-settlements.js';
+import type { Database, Executor } from '../database.js';
+import { CALL_COLUMNS, SQLITE_SETTLE_WITH_CAPTURE, SQLITE_START_COUNTED_CALL } from './sqlite-call-views.js';
 import { principalSeenStatement } from './principals.js';
 import { countHitsStatement, hitsInOrder, type Counting } from './rate-limits.js';
 import { selectPage, whereClause, type Condition, type PageQuery } from '../pages.js';
@@ -70,9 +70,6 @@ export interface CallFilters {
   tag?: string;
 }
 
-const CALL_COLUMNS =
-  'id, organization_id, task_id, provider, principal, token_id, connection_id, identity, outcome, http_status, error_code, quoted_micros, charged_micros, latency_ms, tag, approval_id, created_at, updated_at';
-
 function callValues(row: CallRow): unknown[] {
   return [
     row.id, row.organization_id, row.task_id, row.provider, row.principal, row.token_id, row.connection_id, row.identity,
@@ -101,51 +98,39 @@ export interface CountedStart extends Counting {
 /**
  * A pending call started together with its run's rate-limit count (and, when `principalSeen`, the principal's
  * last use): every counter counts, and the call row and principal are written only when no counter went past its
- * allowance. One statement on Postgres, one unit of the group commit on SQLite: one wait. Returns the counters'
- * totals in bucket order; committed like insertCall's pending row (settled durably before the run answers).
+ * allowance. One statement, one wait: a WITH on Postgres, an insert into a view whose trigger writes on SQLite
+ * (sqlite-call-views.ts). Returns the counters' totals in bucket order; committed like insertCall's pending row
+ * (settled durably before the run answers).
  */
 export async function startCountedCall(db: Database, row: CallRow, counting: CountedStart, principalSeen: boolean): Promise<number[]> {
-  const texts = startCallTexts(db.dialect, counting.buckets.length, principalSeen);
-  const countBind = [counting.windowStart, ...counting.buckets];
-  const overBind = counting.buckets.flatMap((bucket, i) => [bucket, counting.limits[i]]);
-  const principalBind = [row.organization_id, row.principal, row.created_at];
-  if (db.dialect === 'postgres') {
-    const bind = [...countBind, ...overBind, ...callValues(row), ...(principalSeen ? principalBind : [])];
-    return hitsInOrder(counting.buckets, await db.selectRelaxed<{ bucket: string; hits: unknown }>(texts[0], bind));
+  if (db.dialect === 'sqlite') {
+    const counters = JSON.stringify(counting.buckets.map((bucket, i) => [bucket, counting.limits[i]]));
+    const [{ counted }] = await db.selectRelaxed<{ counted: string }>(SQLITE_START_COUNTED_CALL, [counting.windowStart, counters, principalSeen, ...callValues(row)]);
+    return hitsInOrder(counting.buckets, (JSON.parse(counted) as Array<[string, number]>).map(([bucket, hits]) => ({ bucket, hits })));
   }
-  const binds = [countBind, [...overBind, ...callValues(row)], [...principalBind, row.id]];
-  const [counted] = await db.writeTogether<{ bucket: string; hits: unknown }>(texts.map((sql, i) => ({ sql, bind: binds[i] })));
-  return hitsInOrder(counting.buckets, counted);
+  const bind = [counting.windowStart, ...counting.buckets, ...counting.buckets.flatMap((bucket, i) => [bucket, counting.limits[i]]), ...callValues(row)];
+  if (principalSeen) bind.push(row.organization_id, row.principal, row.created_at);
+  return hitsInOrder(counting.buckets, await db.selectRelaxed<{ bucket: string; hits: unknown }>(startCallText(counting.buckets.length, principalSeen), bind));
 }
 
-/** startCountedCall's statement texts, by dialect, number of counters and whether the principal is written: built once each. */
-const startTexts = new Map<string, string[]>();
+/** startCountedCall's Postgres statement, by number of counters and whether the principal is written: built once each. */
+const startTexts = new Map<string, string>();
 
-function startCallTexts(dialect: Dialect, counters: number, principalSeen: boolean): string[] {
-  const key = `${dialect} ${counters} ${principalSeen}`;
-  let texts = startTexts.get(key);
-  if (texts) return texts;
+function startCallText(counters: number, principalSeen: boolean): string {
+  const key = `${counters} ${principalSeen}`;
+  let text = startTexts.get(key);
+  if (text) return text;
   const count = countHitsStatement({ buckets: Array<string>(counters).fill(''), windowStart: 0 }).sql;
-  // No counter of `source` past its allowance: binds from `$first` on, a (bucket, allowance) pair per counter.
-  const within = (source: string, first: number) =>
-    `NOT EXISTS (SELECT 1 FROM ${source} WHERE ${Array.from({ length: counters }, (_, i) => `(bucket = $${first + 2 * i} AND hits > $${first + 2 * i + 1})`).join(' OR ')})`;
-  if (dialect === 'postgres') {
-    // One statement; binds after the counter's: the allowances, the call's columns, the principal's.
-    const withinFirst = counters + 2;
-    const callFirst = withinFirst + 2 * counters;
-    const seen = principalSeen ? `, seen AS (${principalSeenStatement('', '', 0, 'EXISTS (SELECT 1 FROM started)', callFirst + 18).sql})` : '';
-    texts = [
-      `WITH counted AS (${count}),
-            started AS (INSERT INTO calls (${CALL_COLUMNS}) SELECT ${callParams(callFirst)} WHERE ${within('counted', withinFirst)} RETURNING id)${seen}
-       SELECT bucket, hits FROM counted`,
-    ];
-  } else {
-    // The same statements one after another on the writing connection, which sees its own count.
-    texts = [count, `INSERT INTO calls (${CALL_COLUMNS}) SELECT ${callParams(2 * counters + 1)} WHERE ${within('rate_limit_counters', 1)}`];
-    if (principalSeen) texts.push(principalSeenStatement('', '', 0, 'EXISTS (SELECT 1 FROM calls WHERE id = $4)').sql);
-  }
-  startTexts.set(key, texts);
-  return texts;
+  // Binds after the counter's: a (bucket, allowance) pair per counter, the call's columns, the principal's.
+  const withinFirst = counters + 2;
+  const callFirst = withinFirst + 2 * counters;
+  const within = `NOT EXISTS (SELECT 1 FROM counted WHERE ${Array.from({ length: counters }, (_, i) => `(bucket = $${withinFirst + 2 * i} AND hits > $${withinFirst + 2 * i + 1})`).join(' OR ')})`;
+  const seen = principalSeen ? `, seen AS (${principalSeenStatement('', '', 0, 'EXISTS (SELECT 1 FROM started)', callFirst + 18).sql})` : '';
+  text = `WITH counted AS (${count}),
+            started AS (INSERT INTO calls (${CALL_COLUMNS}) SELECT ${callParams(callFirst)} WHERE ${within} RETURNING id)${seen}
+       SELECT bucket, hits FROM counted`;
+  startTexts.set(key, text);
+  return text;
 }
 
 export type CallSettlement = Pick<
@@ -162,7 +147,7 @@ const INSERT_CAPTURE = `INSERT INTO captures (call_id, organization_id, input, o
 
 /**
  * Settles a call and stores its capture (null: zero retention, none kept), committed together or not at all,
- * in one statement: on Postgres a WITH, on SQLite an insert into its settlement view (call-settlements.ts).
+ * in one statement: on Postgres a WITH, on SQLite an insert into a view whose trigger writes (sqlite-call-views.ts).
  */
 export async function settleCallWithCapture(db: Database, id: string, s: CallSettlement, capture: CaptureRow | null): Promise<void> {
   const settlement = [id, s.task_id, s.provider, s.connection_id, s.identity, s.outcome, s.http_status, s.error_code, s.quoted_micros,
