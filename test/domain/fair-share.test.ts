@@ -51,6 +51,17 @@ describe('fair share of a process between organizations', () => {
     other.finish(0);
   });
 
+  it('holds back an organization exactly past fair_share.max_debt_bytes, not at it', () => {
+    const share = new FairShare({ ...settings, debt_half_life_ms: 600000 });
+    startNow(share, 'a').finish(20 * KIB - 1);
+    startNow(share, 'b');
+    // Just under 16 KiB of debt (decay takes a little): at once.
+    startNow(share, 'a').finish(0);
+    startNow(share, 'a').finish(4 * KIB + 2);
+    // Now just over it: it waits.
+    expect(turnOf(share.enter('a', 0)).admitted).to.be.a('promise');
+  });
+
   it(`lets fair_share.max_waiting (${settings.max_waiting}) requests wait and refuses one more, with the time its debt needs`, async () => {
     const share = new FairShare(settings);
     startNow(share, 'a').finish(68 * KIB);
