@@ -117,6 +117,7 @@ export interface paths {
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["OrganizationBusy"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -155,6 +156,7 @@ export interface paths {
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["OrganizationBusy"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -198,6 +200,7 @@ export interface paths {
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["OrganizationBusy"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -249,6 +252,7 @@ export interface paths {
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbidden"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["OrganizationBusy"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -294,6 +298,7 @@ export interface paths {
                 404: components["responses"]["CallNotFound"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["OrganizationBusy"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -339,6 +344,7 @@ export interface paths {
                 404: components["responses"]["CaptureNotFound"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["OrganizationBusy"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -386,6 +392,7 @@ export interface paths {
                 404: components["responses"]["CapabilityNotFound"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["OrganizationBusy"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -430,6 +437,7 @@ export interface paths {
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["OrganizationBusy"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -480,6 +488,7 @@ export interface paths {
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbidden"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["OrganizationBusy"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -520,6 +529,7 @@ export interface paths {
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["OrganizationBusy"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -553,6 +563,7 @@ export interface paths {
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["OrganizationBusy"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -598,6 +609,7 @@ export interface paths {
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbidden"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["OrganizationBusy"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -639,7 +651,7 @@ export interface paths {
                 408: components["responses"]["RequestTimeout"];
                 409: components["responses"]["OauthAppRequired"];
                 413: components["responses"]["PayloadTooLarge"];
-                429: components["responses"]["RateLimited"];
+                429: components["responses"]["OrganizationBusyOrRateLimited"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -683,6 +695,7 @@ export interface paths {
                 404: components["responses"]["ConnectSessionNotFound"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["OrganizationBusy"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -729,6 +742,7 @@ export interface paths {
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbidden"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["OrganizationBusy"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -775,7 +789,7 @@ export interface paths {
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
                 422: components["responses"]["CredentialRefused"];
-                429: components["responses"]["RateLimited"];
+                429: components["responses"]["OrganizationBusyOrRateLimited"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ProbeUnavailable"];
             };
@@ -820,6 +834,7 @@ export interface paths {
                 404: components["responses"]["ConnectionNotFound"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["OrganizationBusy"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -852,6 +867,7 @@ export interface paths {
                 404: components["responses"]["ConnectionNotFound"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["OrganizationBusy"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -892,6 +908,7 @@ export interface paths {
                 404: components["responses"]["ConnectionNotFound"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["OrganizationBusy"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -940,6 +957,7 @@ export interface paths {
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbidden"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["OrganizationBusy"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -984,6 +1002,7 @@ export interface paths {
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbidden"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["OrganizationBusy"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -1470,6 +1489,7 @@ export interface paths {
                 };
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["OrganizationBusy"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -1540,6 +1560,7 @@ export interface paths {
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["OrganizationBusy"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -1627,6 +1648,7 @@ export interface paths {
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["OrganizationBusy"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -1669,6 +1691,7 @@ export interface paths {
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["OrganizationBusy"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -1714,6 +1737,7 @@ export interface paths {
                 404: components["responses"]["ProviderNotFound"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["OrganizationBusy"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -1759,6 +1783,7 @@ export interface paths {
                 404: components["responses"]["ProviderNotFoundOrOauthAppNotFound"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["OrganizationBusy"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -1797,6 +1822,7 @@ export interface paths {
                 404: components["responses"]["ProviderNotFound"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["OrganizationBusy"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -1826,6 +1852,7 @@ export interface paths {
                 404: components["responses"]["ProviderNotFoundOrOauthAppNotFound"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["OrganizationBusy"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -1873,6 +1900,7 @@ export interface paths {
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbidden"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["OrganizationBusy"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -1921,6 +1949,7 @@ export interface paths {
                 408: components["responses"]["RequestTimeout"];
                 410: components["responses"]["TaskRetiredOrTaskBroken"];
                 413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["OrganizationBusy"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -1999,7 +2028,7 @@ export interface paths {
                 409: components["responses"]["CatalogVersionMismatchOrConnectionAmbiguousOrIdempotencyInFlightOrApprovalMismatch"];
                 410: components["responses"]["TaskRetiredOrTaskBroken"];
                 413: components["responses"]["PayloadTooLarge"];
-                429: components["responses"]["RateLimited"];
+                429: components["responses"]["OrganizationBusyOrRateLimited"];
                 500: components["responses"]["InternalError"];
                 502: components["responses"]["UpstreamError"];
             };
@@ -2043,6 +2072,7 @@ export interface paths {
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["OrganizationBusy"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -2080,7 +2110,7 @@ export interface paths {
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
-                429: components["responses"]["RateLimited"];
+                429: components["responses"]["OrganizationBusyOrRateLimited"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -2125,6 +2155,7 @@ export interface paths {
                 404: components["responses"]["TokenNotFound"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["OrganizationBusy"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -2167,6 +2198,7 @@ export interface paths {
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["OrganizationBusy"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -2209,6 +2241,7 @@ export interface paths {
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["OrganizationBusy"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -2248,7 +2281,7 @@ export interface paths {
                 409: components["responses"]["WebhookLimitReached"];
                 413: components["responses"]["PayloadTooLarge"];
                 422: components["responses"]["WebhookTargetRefused"];
-                429: components["responses"]["RateLimited"];
+                429: components["responses"]["OrganizationBusyOrRateLimited"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -2295,6 +2328,7 @@ export interface paths {
                 404: components["responses"]["WebhookNotFound"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["OrganizationBusy"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -2337,6 +2371,7 @@ export interface paths {
                 404: components["responses"]["WebhookNotFound"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
+                429: components["responses"]["OrganizationBusy"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -3144,6 +3179,40 @@ export interface components {
                 };
             };
         };
+        /** @description codes: organization_busy */
+        OrganizationBusy: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 429;
+                    /** @enum {unknown} */
+                    code?: "organization_busy";
+                };
+            };
+        };
+        /** @description codes: organization_busy, rate_limited */
+        OrganizationBusyOrRateLimited: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 429;
+                    /** @enum {unknown} */
+                    code?: "organization_busy" | "rate_limited";
+                };
+            };
+        };
         /** @description codes: payload_too_large */
         PayloadTooLarge: {
             headers: {
@@ -3211,24 +3280,6 @@ export interface components {
                     status?: 404;
                     /** @enum {unknown} */
                     code?: "provider_not_found" | "oauth_app_not_found";
-                };
-            };
-        };
-        /** @description codes: rate_limited */
-        RateLimited: {
-            headers: {
-                "svc-catalog-version": components["headers"]["CatalogVersion"];
-                "Retry-After": components["headers"]["RetryAfter"];
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"] & {
-                    /** @constant */
-                    status?: 429;
-                    /** @enum {unknown} */
-                    code?: "rate_limited";
                 };
             };
         };

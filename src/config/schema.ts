@@ -8,6 +8,7 @@ export interface Config {
   catalog: { files: string[] };
   limits: { max_body_bytes: number; max_input_nodes: number; max_capture_bytes: number; max_page_bytes: number };
   rate_limits: Record<RateLimitClass, number> & { per_principal: { run: number } };
+  fair_share: { cheap_bytes: number; max_debt_bytes: number; debt_half_life_ms: number; max_waiting: number; max_wait_ms: number };
   webhooks: {
     allow_private_targets: boolean;
     max_per_org: number;
@@ -60,6 +61,13 @@ export const configSchema = Joi.object<Config>({
   rate_limits: Joi.object({
     ...Object.fromEntries(rateLimitClasses.map((name) => [name, perMinute.default(600)])),
     per_principal: Joi.object({ run: perMinute.default(120) }).default(),
+  }).default(),
+  fair_share: Joi.object({
+    cheap_bytes: Joi.number().integer().min(0).max(1024 * 1024 * 1024).default(65536),
+    max_debt_bytes: Joi.number().integer().min(1).max(1024 * 1024 * 1024).default(1048576),
+    debt_half_life_ms: Joi.number().integer().min(10).max(600000).default(1000),
+    max_waiting: Joi.number().integer().min(0).max(10000).default(16),
+    max_wait_ms: Joi.number().integer().min(0).max(600000).default(10000),
   }).default(),
   webhooks: Joi.object({
     allow_private_targets: Joi.boolean().default(false),

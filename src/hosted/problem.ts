@@ -50,6 +50,7 @@ const meanings: Record<ErrorCode, string> = {
   credential_refused: 'The provider refused the credential when it was checked. Send a valid one.',
   webhook_target_refused: 'The webhook URL is refused: it must be https, carry no credentials and not point at a private, loopback or metadata address.',
   rate_limited: 'Too many requests of this kind this minute: retry after Retry-After seconds. RateLimit-Policy names the budgets.',
+  organization_busy: 'Too many of this organization\'s requests are waiting for their share of the gateway: retry after Retry-After seconds.',
   internal_error: 'The gateway failed to handle the request; it has been logged. Try again later.',
   upstream_error: 'No route answered: detail says what failed where, per provider (unreachable, no answer in time, an HTTP error, an answer over a limit). The call is recorded as a fault.',
   probe_unavailable: 'The provider could not be reached to check the credential. Try again later.',

@@ -4,6 +4,7 @@ import { authenticate, hasRole, type Caller } from '../domain/callers.js';
 import { GatewayError } from '../domain/errors.js';
 import type { Gateway } from '../domain/gateway.js';
 import { headerText } from './headers.js';
+import type { TakeTurn } from './fair-share.js';
 import { refuseSpentBeforeBody } from './rate-limits.js';
 
 /** Per-route access: the least key role needed, and whether principal-bound tokens may call it. */
@@ -51,13 +52,17 @@ function checkAccess(caller: Caller, access: RouteAccess): void {
   }
 }
 
-/** The one auth strategy: bearer API keys and principal-bound tokens, organization state, origin and role. */
-export function registerAuth(server: Server, gateway: Gateway): void {
+/**
+ * The one auth strategy: bearer API keys and principal-bound tokens, organization state, origin and role; then
+ * the request's rate limit and its turn in the organization's fair share, both before its body is read.
+ */
+export function registerAuth(server: Server, gateway: Gateway, takeTurn: TakeTurn): void {
   server.auth.scheme('gateway-bearer', () => ({
     async authenticate(request: Request, h: ResponseToolkit) {
       const caller = await authenticateBearer(gateway, headerText(request.headers, 'authorization'), headerText(request.headers, 'origin'));
       checkAccess(caller, request.route.settings.plugins?.gateway ?? {});
       refuseSpentBeforeBody(request, gateway, caller);
+      await takeTurn(request, caller);
       return h.authenticated({ credentials: { caller } });
     },
   }));

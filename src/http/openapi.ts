@@ -33,7 +33,7 @@ type Operation = Record<string, unknown>;
 
 /** A client that does not finish its request in time gets request_timeout, whatever the route. */
 const EVERY_ROUTE: ErrorCode[] = ['invalid_input', 'request_timeout', 'payload_too_large', 'internal_error'];
-const AUTHENTICATED: ErrorCode[] = ['unauthenticated', 'invalid_token', 'no_active_organization', 'untrusted_origin', 'role_forbidden'];
+const AUTHENTICATED: ErrorCode[] = ['unauthenticated', 'invalid_token', 'no_active_organization', 'untrusted_origin', 'role_forbidden', 'organization_busy'];
 
 const ref = (kind: 'schemas' | 'headers', name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
@@ -126,9 +126,8 @@ function errorResponses(codes: ErrorCode[], hosted: boolean): Record<string, { n
   const responses: Record<string, { name: string; response: JsonSchema }> = {};
   for (const [status, statusCodes] of [...byStatus].sort(([a], [b]) => a - b)) {
     const headers: Record<string, unknown> = { [CATALOG_VERSION_HEADER]: ref('headers', 'CatalogVersion') };
-    if (statusCodes.includes('rate_limited')) {
-      Object.assign(headers, { 'Retry-After': ref('headers', 'RetryAfter'), ...RATE_LIMIT_HEADERS });
-    }
+    if (statusCodes.includes('rate_limited') || statusCodes.includes('organization_busy')) headers['Retry-After'] = ref('headers', 'RetryAfter');
+    if (statusCodes.includes('rate_limited')) Object.assign(headers, RATE_LIMIT_HEADERS);
     const content = hosted
       ? { 'text/html': { schema: { type: 'string', description: 'an error page for a browser' } } }
       : { 'application/problem+json': { schema: { allOf: [ref('schemas', 'Problem'), { properties: { status: { const: status }, code: { enum: statusCodes } } }] } } };
