@@ -117,7 +117,7 @@ export interface paths {
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
-                429: components["responses"]["OrganizationBusy"];
+                429: components["responses"]["RateLimitedByFairShare"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -156,7 +156,7 @@ export interface paths {
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
-                429: components["responses"]["OrganizationBusy"];
+                429: components["responses"]["RateLimitedByFairShare"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -200,7 +200,7 @@ export interface paths {
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
-                429: components["responses"]["OrganizationBusy"];
+                429: components["responses"]["RateLimitedByFairShare"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -252,7 +252,7 @@ export interface paths {
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbidden"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
-                429: components["responses"]["OrganizationBusy"];
+                429: components["responses"]["RateLimitedByFairShare"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -298,7 +298,7 @@ export interface paths {
                 404: components["responses"]["CallNotFound"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
-                429: components["responses"]["OrganizationBusy"];
+                429: components["responses"]["RateLimitedByFairShare"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -344,7 +344,7 @@ export interface paths {
                 404: components["responses"]["CaptureNotFound"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
-                429: components["responses"]["OrganizationBusy"];
+                429: components["responses"]["RateLimitedByFairShare"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -392,7 +392,7 @@ export interface paths {
                 404: components["responses"]["CapabilityNotFound"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
-                429: components["responses"]["OrganizationBusy"];
+                429: components["responses"]["RateLimitedByFairShare"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -437,7 +437,7 @@ export interface paths {
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
-                429: components["responses"]["OrganizationBusy"];
+                429: components["responses"]["RateLimitedByFairShare"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -488,7 +488,7 @@ export interface paths {
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbidden"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
-                429: components["responses"]["OrganizationBusy"];
+                429: components["responses"]["RateLimitedByFairShare"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -529,7 +529,7 @@ export interface paths {
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
-                429: components["responses"]["OrganizationBusy"];
+                429: components["responses"]["RateLimitedByFairShare"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -563,7 +563,7 @@ export interface paths {
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
-                429: components["responses"]["OrganizationBusy"];
+                429: components["responses"]["RateLimitedByFairShare"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -609,7 +609,7 @@ export interface paths {
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbidden"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
-                429: components["responses"]["OrganizationBusy"];
+                429: components["responses"]["RateLimitedByFairShare"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -651,7 +651,7 @@ export interface paths {
                 408: components["responses"]["RequestTimeout"];
                 409: components["responses"]["OauthAppRequired"];
                 413: components["responses"]["PayloadTooLarge"];
-                429: components["responses"]["OrganizationBusyOrRateLimited"];
+                429: components["responses"]["RateLimited"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -695,7 +695,7 @@ export interface paths {
                 404: components["responses"]["ConnectSessionNotFound"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
-                429: components["responses"]["OrganizationBusy"];
+                429: components["responses"]["RateLimitedByFairShare"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -742,7 +742,7 @@ export interface paths {
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbidden"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
-                429: components["responses"]["OrganizationBusy"];
+                429: components["responses"]["RateLimitedByFairShare"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -789,7 +789,7 @@ export interface paths {
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
                 422: components["responses"]["CredentialRefused"];
-                429: components["responses"]["OrganizationBusyOrRateLimited"];
+                429: components["responses"]["RateLimited"];
                 500: components["responses"]["InternalError"];
                 503: components["responses"]["ProbeUnavailable"];
             };
@@ -834,7 +834,7 @@ export interface paths {
                 404: components["responses"]["ConnectionNotFound"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
-                429: components["responses"]["OrganizationBusy"];
+                429: components["responses"]["RateLimitedByFairShare"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -867,7 +867,7 @@ export interface paths {
                 404: components["responses"]["ConnectionNotFound"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
-                429: components["responses"]["OrganizationBusy"];
+                429: components["responses"]["RateLimitedByFairShare"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -908,7 +908,7 @@ export interface paths {
                 404: components["responses"]["ConnectionNotFound"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
-                429: components["responses"]["OrganizationBusy"];
+                429: components["responses"]["RateLimitedByFairShare"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -957,7 +957,7 @@ export interface paths {
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbidden"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
-                429: components["responses"]["OrganizationBusy"];
+                429: components["responses"]["RateLimitedByFairShare"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -1002,7 +1002,7 @@ export interface paths {
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbidden"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
-                429: components["responses"]["OrganizationBusy"];
+                429: components["responses"]["RateLimitedByFairShare"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -1489,7 +1489,7 @@ export interface paths {
                 };
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
-                429: components["responses"]["OrganizationBusy"];
+                429: components["responses"]["RateLimitedByFairShare"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -1560,7 +1560,7 @@ export interface paths {
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
-                429: components["responses"]["OrganizationBusy"];
+                429: components["responses"]["RateLimitedByFairShare"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -1648,7 +1648,7 @@ export interface paths {
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
-                429: components["responses"]["OrganizationBusy"];
+                429: components["responses"]["RateLimitedByFairShare"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -1691,7 +1691,7 @@ export interface paths {
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
-                429: components["responses"]["OrganizationBusy"];
+                429: components["responses"]["RateLimitedByFairShare"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -1737,7 +1737,7 @@ export interface paths {
                 404: components["responses"]["ProviderNotFound"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
-                429: components["responses"]["OrganizationBusy"];
+                429: components["responses"]["RateLimitedByFairShare"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -1783,7 +1783,7 @@ export interface paths {
                 404: components["responses"]["ProviderNotFoundOrOauthAppNotFound"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
-                429: components["responses"]["OrganizationBusy"];
+                429: components["responses"]["RateLimitedByFairShare"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -1822,7 +1822,7 @@ export interface paths {
                 404: components["responses"]["ProviderNotFound"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
-                429: components["responses"]["OrganizationBusy"];
+                429: components["responses"]["RateLimitedByFairShare"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -1852,7 +1852,7 @@ export interface paths {
                 404: components["responses"]["ProviderNotFoundOrOauthAppNotFound"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
-                429: components["responses"]["OrganizationBusy"];
+                429: components["responses"]["RateLimitedByFairShare"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -1900,7 +1900,7 @@ export interface paths {
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbiddenOrPrincipalForbidden"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
-                429: components["responses"]["OrganizationBusy"];
+                429: components["responses"]["RateLimitedByFairShare"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -1949,7 +1949,7 @@ export interface paths {
                 408: components["responses"]["RequestTimeout"];
                 410: components["responses"]["TaskRetiredOrTaskBroken"];
                 413: components["responses"]["PayloadTooLarge"];
-                429: components["responses"]["OrganizationBusy"];
+                429: components["responses"]["RateLimitedByFairShare"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -2028,7 +2028,7 @@ export interface paths {
                 409: components["responses"]["CatalogVersionMismatchOrConnectionAmbiguousOrIdempotencyInFlightOrApprovalMismatch"];
                 410: components["responses"]["TaskRetiredOrTaskBroken"];
                 413: components["responses"]["PayloadTooLarge"];
-                429: components["responses"]["OrganizationBusyOrRateLimited"];
+                429: components["responses"]["RateLimited"];
                 500: components["responses"]["InternalError"];
                 502: components["responses"]["UpstreamError"];
             };
@@ -2072,7 +2072,7 @@ export interface paths {
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
-                429: components["responses"]["OrganizationBusy"];
+                429: components["responses"]["RateLimitedByFairShare"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -2110,7 +2110,7 @@ export interface paths {
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
-                429: components["responses"]["OrganizationBusyOrRateLimited"];
+                429: components["responses"]["RateLimited"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -2155,7 +2155,7 @@ export interface paths {
                 404: components["responses"]["TokenNotFound"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
-                429: components["responses"]["OrganizationBusy"];
+                429: components["responses"]["RateLimitedByFairShare"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -2198,7 +2198,7 @@ export interface paths {
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
-                429: components["responses"]["OrganizationBusy"];
+                429: components["responses"]["RateLimitedByFairShare"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -2241,7 +2241,7 @@ export interface paths {
                 403: components["responses"]["NoActiveOrganizationOrUntrustedOriginOrRoleForbidden"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
-                429: components["responses"]["OrganizationBusy"];
+                429: components["responses"]["RateLimitedByFairShare"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -2281,7 +2281,7 @@ export interface paths {
                 409: components["responses"]["WebhookLimitReached"];
                 413: components["responses"]["PayloadTooLarge"];
                 422: components["responses"]["WebhookTargetRefused"];
-                429: components["responses"]["OrganizationBusyOrRateLimited"];
+                429: components["responses"]["RateLimited"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -2328,7 +2328,7 @@ export interface paths {
                 404: components["responses"]["WebhookNotFound"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
-                429: components["responses"]["OrganizationBusy"];
+                429: components["responses"]["RateLimitedByFairShare"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -2371,7 +2371,7 @@ export interface paths {
                 404: components["responses"]["WebhookNotFound"];
                 408: components["responses"]["RequestTimeout"];
                 413: components["responses"]["PayloadTooLarge"];
-                429: components["responses"]["OrganizationBusy"];
+                429: components["responses"]["RateLimitedByFairShare"];
                 500: components["responses"]["InternalError"];
             };
         };
@@ -3179,40 +3179,6 @@ export interface components {
                 };
             };
         };
-        /** @description codes: organization_busy */
-        OrganizationBusy: {
-            headers: {
-                "svc-catalog-version": components["headers"]["CatalogVersion"];
-                "Retry-After": components["headers"]["RetryAfter"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"] & {
-                    /** @constant */
-                    status?: 429;
-                    /** @enum {unknown} */
-                    code?: "organization_busy";
-                };
-            };
-        };
-        /** @description codes: organization_busy, rate_limited */
-        OrganizationBusyOrRateLimited: {
-            headers: {
-                "svc-catalog-version": components["headers"]["CatalogVersion"];
-                "Retry-After": components["headers"]["RetryAfter"];
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"] & {
-                    /** @constant */
-                    status?: 429;
-                    /** @enum {unknown} */
-                    code?: "organization_busy" | "rate_limited";
-                };
-            };
-        };
         /** @description codes: payload_too_large */
         PayloadTooLarge: {
             headers: {
@@ -3280,6 +3246,40 @@ export interface components {
                     status?: 404;
                     /** @enum {unknown} */
                     code?: "provider_not_found" | "oauth_app_not_found";
+                };
+            };
+        };
+        /** @description codes: rate_limited */
+        RateLimited: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 429;
+                    /** @enum {unknown} */
+                    code?: "rate_limited";
+                };
+            };
+        };
+        /** @description codes: rate_limited (the organization's fair share) */
+        RateLimitedByFairShare: {
+            headers: {
+                "svc-catalog-version": components["headers"]["CatalogVersion"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"] & {
+                    /** @constant */
+                    status?: 429;
+                    /** @enum {unknown} */
+                    code?: "rate_limited";
                 };
             };
         };

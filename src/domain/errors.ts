@@ -43,7 +43,6 @@ export const errorCodes = {
   credential_refused: [422, 'Credential refused'],
   webhook_target_refused: [422, 'Webhook target refused'],
   rate_limited: [429, 'Rate limited'],
-  organization_busy: [429, 'Organization busy'],
   internal_error: [500, 'Internal error'],
   upstream_error: [502, 'Upstream error'],
   probe_unavailable: [503, 'Probe unavailable'],

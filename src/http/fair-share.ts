@@ -39,7 +39,7 @@ function bytesMoved(request: Request): number {
  * Each organization's fair share of this process (src/domain/fair-share.ts, config `fair_share`): a request
  * takes its turn in the auth strategy, before hapi reads its body, and ends it with the bytes it moved once
  * its answer has gone (or the client has gone). A request refused because its organization already has
- * `fair_share.max_waiting` waiting is 429 `organization_busy` with Retry-After.
+ * `fair_share.max_waiting` waiting is 429 `rate_limited` with Retry-After (without RateLimit headers: no budget was spent).
  */
 export function registerFairShare(server: Server, gateway: Pick<Gateway, 'config'>): TakeTurn {
   const settings = gateway.config.fair_share;
@@ -49,7 +49,7 @@ export function registerFairShare(server: Server, gateway: Pick<Gateway, 'config
     const turn = share.enter(caller.organization.id, declaredLength(request.headers['content-length']));
     if ('retryAfterMs' in turn) {
       throw new GatewayError(
-        'organization_busy',
+        'rate_limited',
         `this organization already has ${settings.max_waiting} requests waiting for their share of the gateway`,
         {},
         { 'Retry-After': String(Math.ceil(turn.retryAfterMs / 1000)) },

@@ -33,7 +33,7 @@ type Operation = Record<string, unknown>;
 
 /** A client that does not finish its request in time gets request_timeout, whatever the route. */
 const EVERY_ROUTE: ErrorCode[] = ['invalid_input', 'request_timeout', 'payload_too_large', 'internal_error'];
-const AUTHENTICATED: ErrorCode[] = ['unauthenticated', 'invalid_token', 'no_active_organization', 'untrusted_origin', 'role_forbidden', 'organization_busy'];
+const AUTHENTICATED: ErrorCode[] = ['unauthenticated', 'invalid_token', 'no_active_organization', 'untrusted_origin', 'role_forbidden', 'rate_limited'];
 
 const ref = (kind: 'schemas' | 'headers', name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
@@ -117,7 +117,7 @@ const pascal = (code: string) => code.replace(/(^|_)([a-z])/g, (_match, _sep, le
  * One response per error status, naming the codes the route can answer with it, each with a name
  * (InvalidInput, UnauthenticatedOrInvalidToken, ...) under which routes answering the same codes share it.
  */
-function errorResponses(codes: ErrorCode[], hosted: boolean): Record<string, { name: string; response: JsonSchema }> {
+function errorResponses(codes: ErrorCode[], hosted: boolean, rateLimited: boolean): Record<string, { name: string; response: JsonSchema }> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
     const status = errorCodes[code][0];
@@ -126,13 +126,16 @@ function errorResponses(codes: ErrorCode[], hosted: boolean): Record<string, { n
   const responses: Record<string, { name: string; response: JsonSchema }> = {};
   for (const [status, statusCodes] of [...byStatus].sort(([a], [b]) => a - b)) {
     const headers: Record<string, unknown> = { [CATALOG_VERSION_HEADER]: ref('headers', 'CatalogVersion') };
-    if (statusCodes.includes('rate_limited') || statusCodes.includes('organization_busy')) headers['Retry-After'] = ref('headers', 'RetryAfter');
-    if (statusCodes.includes('rate_limited')) Object.assign(headers, RATE_LIMIT_HEADERS);
+    if (statusCodes.includes('rate_limited')) headers['Retry-After'] = ref('headers', 'RetryAfter');
+    // Only a rate-limited route's 429 carries the budgets; elsewhere it is the organization's fair share.
+    const fairShareOnly = statusCodes.includes('rate_limited') && !rateLimited;
+    if (statusCodes.includes('rate_limited') && rateLimited) Object.assign(headers, RATE_LIMIT_HEADERS);
     const content = hosted
       ? { 'text/html': { schema: { type: 'string', description: 'an error page for a browser' } } }
       : { 'application/problem+json': { schema: { allOf: [ref('schemas', 'Problem'), { properties: { status: { const: status }, code: { enum: statusCodes } } }] } } };
-    const name = statusCodes.map(pascal).join('Or') + (hosted ? 'Page' : '');
-    responses[String(status)] = { name, response: { description: `codes: ${statusCodes.join(', ')}`, headers, content } };
+    const name = statusCodes.map(pascal).join('Or') + (fairShareOnly ? 'ByFairShare' : '') + (hosted ? 'Page' : '');
+    const description = `codes: ${statusCodes.join(', ')}${fairShareOnly ? ' (the organization\'s fair share)' : ''}`;
+    responses[String(status)] = { name, response: { description, headers, content } };
   }
   return responses;
 }
@@ -149,7 +152,7 @@ function operation(route: RequestRoute, shared: Record<string, JsonSchema>, shar
   const authenticated = (route.settings.auth as unknown) !== false;
   const hosted = route.path.startsWith(HOSTED_PREFIX);
   const docs = route.settings.plugins?.openapi;
-  // A rate-limited route (plugins.rateLimit) can answer 429, and its answers carry the RateLimit headers.
+  // A rate-limited route (plugins.rateLimit) answers 429 past its budgets too, and its answers carry the RateLimit headers.
   const rateLimited = route.settings.plugins?.rateLimit !== undefined;
   const codes: ErrorCode[] = [
     ...EVERY_ROUTE,
@@ -162,7 +165,7 @@ function operation(route: RequestRoute, shared: Record<string, JsonSchema>, shar
   const responses: Record<string, JsonSchema> = {};
   for (const [status, schema] of Object.entries(statuses)) responses[status] = successResponse(schema, rateLimited, shared);
   // A status both declared and an error status (a protocol's own 400 beside invalid_input) offers both bodies.
-  for (const [status, { name, response: error }] of Object.entries(errorResponses(codes, hosted))) {
+  for (const [status, { name, response: error }] of Object.entries(errorResponses(codes, hosted, rateLimited))) {
     const answer = responses[status] as { description: string; content?: object } | undefined;
     if (answer) {
       responses[status] = { ...error, description: `${answer.description}; ${error.description as string}`, content: { ...answer.content, ...(error.content as object) } };

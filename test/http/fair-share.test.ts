@@ -55,7 +55,7 @@ eachDialect(
 
       // One more is refused, with when to retry.
       const refused = await me();
-      expect(problem(refused, 429, 'organization_busy').detail).to.include(`${MAX_WAITING} requests waiting`);
+      expect(problem(refused, 429, 'rate_limited').detail).to.include(`${MAX_WAITING} requests waiting`);
       expect(Number(refused.headers['retry-after'])).to.be.at.least(1);
 
       // Once the other organization's request has ended, the waiting ones go on, none lost.
