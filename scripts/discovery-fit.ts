@@ -49,6 +49,7 @@ const GRID: Record<Ranking, number[]> = {
   missedDeed: [0.7, 1, 0.5, 0.85],
   deedFloor: [1, 0.5, 0.7, 0.85],
   typoWeight: [0.8, 0, 0.5, 1],
+  unmetInputs: [1, 0.95, 0.9, 0.8],
 };
 const PASSES = 4;
 /** The steps each qualifying weight is moved by after the regression, and how many passes over them at most. */

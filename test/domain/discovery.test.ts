@@ -26,6 +26,13 @@ describe('discovery engine', () => {
       expect(readJob('close the login bug').identifier).to.equal(false);
     });
 
+    it('sees whether a job gives a value a task\'s input could take', () => {
+      expect(readJob('list the open issues').givesValue).to.equal(false);
+      expect(readJob('list the open issues in acme/api').givesValue).to.equal(true);
+      expect(readJob('show issue 42').givesValue).to.equal(true);
+      expect(readJob('email "weekly report" to the team').givesValue).to.equal(true);
+    });
+
     it('keeps what a job excludes apart from what it asks for', () => {
       const read = readJob('tell the team in the channel, not by email');
       expect(read.negated).to.include('email');
@@ -54,6 +61,15 @@ describe('discovery engine', () => {
         return score('gitco.issues.create') / score('gitco.issues.list');
       };
       expect(share('which issue do I file in acme/api?')).to.be.lessThan(share('file an issue in acme/api'));
+    });
+
+    it('ranks a task requiring an input the job neither names nor gives a value for lower', () => {
+      const listing = catalog.tasks.get('gitco.issues.list')!;
+      const tasks = new Map(catalog.tasks).set(listing.id, { ...listing, input: { ...listing.input, required: [] } });
+      const unrequired = indexFor(variantOf(catalog, 'issues-list-requires-nothing', { tasks }));
+      const scoreIn = (scored: typeof index, job: string) => rank(scored, job, 10).candidates.find((ranked) => ranked.task.id === listing.id)?.score ?? 0;
+      expect(scoreIn(index, 'list the open issues')).to.be.greaterThan(0).and.lessThan(scoreIn(unrequired, 'list the open issues'));
+      expect(scoreIn(index, 'list the open issues in acme/api')).to.equal(scoreIn(unrequired, 'list the open issues in acme/api'));
     });
 
     it('never returns retired or broken tasks, as candidates or near misses', () => {

@@ -69,6 +69,8 @@ export interface DiscoveryIndex {
   idOrder: Uint32Array;
   /** 1 for tasks requiring an identifier (an input named id, ..._id, key or number). */
   takesIdentifier: Uint8Array;
+  /** The stems of the words naming each input a task requires. */
+  requiredInputs: string[][][];
   /** Each word of the catalog's text as written (at least TYPO_LENGTH - 1 letters), and its term. */
   writtenWords: string[];
   writtenTerms: string[];
@@ -191,6 +193,7 @@ export function buildIndex(catalog: Catalog, parameters: Parameters = FITTED, sa
     vocabulary,
     writes: Uint8Array.from(tasks, (task) => (task.annotations.read_only ? 0 : 1)),
     takesIdentifier,
+    requiredInputs: tasks.map((task) => ((task.input as { required?: string[] }).required ?? []).map((name) => words(name.replace(/([a-z])([A-Z])/g, '$1 $2')).map(stem))),
     ...deedsOf(tasks),
     deedCloseness: sameCatalog?.deedCloseness ?? new Map(),
     idOrder: idOrder(tasks),
@@ -535,6 +538,8 @@ export function rank(index: DiscoveryIndex, job: string, limit: number, read: Re
     const verbs = read.words.filter((word) => word.verb);
     const deedCloseness = verbs.length > 0 ? deedClosenesses(index, verbs) : undefined;
     const { values } = index.scratch;
+    const jobStems = new Set(read.words.map((word) => word.stem));
+    const unnamedInputs = (doc: number) => index.requiredInputs[doc].filter((input) => !input.some((part) => jobStems.has(part))).length;
     const evaluate = (doc: number) =>
       (values[doc] =
         scores[doc] *
@@ -542,11 +547,13 @@ export function rank(index: DiscoveryIndex, job: string, limit: number, read: Re
         (read.question && index.writes[doc] ? p.questionWrite : 1) *
         (read.identifier && index.takesIdentifier[doc] ? p.identifierFit : 1) *
         (negated[doc] ? p.negatedFit : 1) *
+        // A job giving no value leaves a task's required inputs its words do not name unmet.
+        (read.givesValue ? 1 : p.unmetInputs ** unnamedInputs(doc)) *
         (deedCloseness ? p.deedFloor + (1 - p.deedFloor) * deedSimilarity(index, deedCloseness, doc) : 1));
     // A task's value is at most its score times `ceiling` (coverage and deed similarity are at most 1): the best-scoring
     // tasks are valued first, then a task is valued only when its score could reach the last of the best values.
     const count = Math.max(limit, NEAR_MISSES);
-    const others = Math.max(1, p.missedDeed) ** p.coveragePower * Math.max(1, p.questionWrite) * Math.max(1, p.negatedFit);
+    const others = Math.max(1, p.missedDeed) ** p.coveragePower * Math.max(1, p.questionWrite) * Math.max(1, p.negatedFit) * Math.max(1, p.unmetInputs);
     const identified = others * (read.identifier ? Math.max(1, p.identifierFit) : 1);
     const ceiling = (doc: number) => (index.takesIdentifier[doc] ? identified : others);
     const ranked = best(index, touched.subarray(0, reached), count, scores);

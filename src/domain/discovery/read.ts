@@ -34,6 +34,8 @@ export interface ReadJob {
   question: boolean;
   /** The job gives an identifier: a chunk mixing letters and digits, or a number after "#". */
   identifier: boolean;
+  /** The job gives a value (quoted text, a path, a number, an e-mail address or URL, a proper noun): what a task's required inputs take. */
+  givesValue: boolean;
 }
 
 /** Quoted text is a value (a message, a title), never what the job asks of a task. */
@@ -77,10 +79,11 @@ export function stem(word: string): string {
 
 /** Reads a job: its content words, what it excludes, whether it is a question, whether it names an identifier. */
 export function readJob(job: string): ReadJob {
-  const text = job.normalize('NFKC').replace(QUOTED, ' ');
+  const normal = job.normalize('NFKC');
+  const text = normal.replace(QUOTED, ' ');
   const doc = nlp().readDoc(text.replace(PATH, ' '));
   const its = nlp().its;
-  const read: ReadJob = { words: [], negated: [], question: false, identifier: IDENTIFIER.test(text) };
+  const read: ReadJob = { words: [], negated: [], question: false, identifier: IDENTIFIER.test(text), givesValue: text !== normal || text.search(PATH) >= 0 };
   let clause = 0;
   doc.sentences().each((sentence: ItemSentence) => {
     const tokens = sentence.tokens();
@@ -95,9 +98,13 @@ export function readJob(job: string): ReadJob {
     tokens.each((token: ItemToken, at: number) => {
       const tag = tags[at];
       if (CLAUSE_ENDS.has(tag)) clause += 1;
-      if (token.out(its.type) !== 'word') return;
+      const type = token.out(its.type);
+      if (type === 'number' || type === 'email' || type === 'url') read.givesValue = true;
+      if (type !== 'word') return;
       const written = String(token.out(its.normal)).normalize('NFKD').replace(ACCENT, '');
+      if (/\d/.test(written)) read.givesValue = true;
       if (/\d/.test(written) || !/\p{L}/u.test(written)) return;
+      if (tag === 'PROPN') read.givesValue = true;
       if (FUNCTION_TAGS.has(tag) || token.out(its.stopWordFlag)) return;
       const verb = tag === 'VERB' || (commands && at === opening);
       // A word joined by hyphens ("on-call", "to-do") is read as its parts.
