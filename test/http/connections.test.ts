@@ -3,6 +3,7 @@ import { grantsOfConnection } from '../../src/db/repos/grants.js';
 import { startRunFakes } from '../fixtures/run-providers.js';
 import { eachDialect, problem, type Harness } from '../support/harness.js';
 import { storedRow } from '../support/storage.js';
+import { fromStartOfMinute } from '../support/clock.js';
 
 const fakes = await startRunFakes();
 after(() => fakes.close());
@@ -225,6 +226,7 @@ eachDialect('connections: attach with a probe, list, read, change, revoke', (h) 
 }, { config: fakes.config({ rate_limits: { connections: 10_000 } }) });
 
 eachDialect('connections: rate limit', (h) => {
+  fromStartOfMinute();
   it('answers 429 rate_limited past rate_limits.connections with Retry-After', async () => {
     fakes.paid.on('GET', '/account', { json: { id: 'rl', name: 'RL' } });
     for (let i = 0; i < 2; i++) {

@@ -3,7 +3,7 @@ import { findCall, findCapture } from '../../src/db/repos/calls.js';
 import { findIdempotencyKey } from '../../src/db/repos/idempotency.js';
 import { IDEMPOTENCY_TTL_MS } from '../../src/domain/idempotency.js';
 import { startRunFakes } from '../fixtures/run-providers.js';
-import { later } from '../support/clock.js';
+import { fromStartOfMinute, later } from '../support/clock.js';
 import { eachDialect, problem, type Harness } from '../support/harness.js';
 
 const fakes = await startRunFakes();
@@ -211,6 +211,7 @@ eachDialect('run: svc-sort by observed latency and reliability', (h) => {
 }, { config: fakes.config() });
 
 eachDialect('run: rate limit', (h) => {
+  fromStartOfMinute();
   it('answers 429 rate_limited past rate_limits.run, with Retry-After and RateLimit headers, recording no call', async () => {
     fakes.reset();
     weatherEverywhere();

@@ -3,6 +3,7 @@ import { createOrganization, setOrganizationStatus } from '../../src/domain/orga
 import { hashSecret } from '../../src/domain/secrets.js';
 import { issueUserToken } from '../../src/domain/tokens.js';
 import { eachDialect, problem, type Harness } from '../support/harness.js';
+import { fromStartOfMinute } from '../support/clock.js';
 import { storedRow } from '../support/storage.js';
 
 const bearer = (secret: string) => ({ authorization: `Bearer ${secret}` });
@@ -212,6 +213,7 @@ eachDialect('principal-bound tokens: what a token may do', (h) => {
 eachDialect(
   'principal-bound tokens: rate limit',
   (h) => {
+  fromStartOfMinute();
     it('answers the third issue in a minute with 429 rate_limited and Retry-After', async () => {
       for (let i = 0; i < 2; i++) {
         expect((await h().request({ method: 'POST', url: '/v1/tokens', payload: { principal: 'user:ada' } })).statusCode).to.equal(201);
