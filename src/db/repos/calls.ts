@@ -78,8 +78,10 @@ function callValues(row: CallRow): unknown[] {
   ];
 }
 
+const CALL_COLUMN_COUNT = CALL_COLUMNS.split(', ').length;
+
 /** `$first, $first + 1, ...`: the binds of the call columns. */
-const callParams = (first: number) => Array.from({ length: 18 }, (_, i) => `$${first + i}`).join(', ');
+const callParams = (first: number) => Array.from({ length: CALL_COLUMN_COUNT }, (_, i) => `$${first + i}`).join(', ');
 
 /**
  * Writes a call as it ends without an upstream call (`miss`), or as it starts (`pending`): the row is settled
@@ -125,7 +127,7 @@ function startCallText(counters: number, principalSeen: boolean): string {
   const withinFirst = counters + 2;
   const callFirst = withinFirst + 2 * counters;
   const within = `NOT EXISTS (SELECT 1 FROM counted WHERE ${Array.from({ length: counters }, (_, i) => `(bucket = $${withinFirst + 2 * i} AND hits > $${withinFirst + 2 * i + 1})`).join(' OR ')})`;
-  const seen = principalSeen ? `, seen AS (${principalSeenStatement('', '', 0, 'EXISTS (SELECT 1 FROM started)', callFirst + 18).sql})` : '';
+  const seen = principalSeen ? `, seen AS (${principalSeenStatement('', '', 0, 'EXISTS (SELECT 1 FROM started)', callFirst + CALL_COLUMN_COUNT).sql})` : '';
   text = `WITH counted AS (${count}),
             started AS (INSERT INTO calls (${CALL_COLUMNS}) SELECT ${callParams(callFirst)} WHERE ${within} RETURNING id)${seen}
        SELECT bucket, hits FROM counted`;
