@@ -118,10 +118,16 @@ export interface BenchGateway {
   stop(): Promise<void>;
 }
 
+/** The C allocator's settings of the shipped systemd unit: the gateway is measured with the environment it runs with. */
+function shippedAllocatorEnvironment(): NodeJS.ProcessEnv {
+  const unit = readFileSync(path.join(projectRoot, 'deploy', 'task-gateway.service'), 'utf8');
+  return Object.fromEntries([...unit.matchAll(/^Environment=(MALLOC_\w+)=(\S+)$/gm)].map((setting) => [setting[1], setting[2]]));
+}
+
 /**
  * A real `gateway serve` process on a fresh database: default config except the catalog files, a run
  * rate limit above what the benchmark sends and `env` (metrics on, for one); access log at the default
- * level, written to a file.
+ * level, written to a file; the allocator settings of deploy/task-gateway.service.
  */
 export async function startBenchGateway(
   entry: string,
@@ -132,6 +138,7 @@ export async function startBenchGateway(
 ): Promise<BenchGateway> {
   const database: TestDatabase = await createTestDatabase(dialect);
   const serverEnv: NodeJS.ProcessEnv = {
+    ...shippedAllocatorEnvironment(),
     GATEWAY_DATA_DIR: database.dataDir,
     GATEWAY_DATABASE_URL: database.url,
     GATEWAY_CATALOG__FILES: catalogFiles.join(','),

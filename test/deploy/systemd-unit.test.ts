@@ -42,6 +42,11 @@ describe('deploy/task-gateway.service', function () {
     expect(directive('Restart')).to.deep.equal(['on-failure']);
   });
 
+  it('has glibc give large freed buffers back to the system (a fixed mmap threshold)', () => {
+    const environment = unit.split('\n').filter((line) => line.startsWith('Environment=')).map((line) => line.slice('Environment='.length));
+    expect(environment).to.include('MALLOC_MMAP_THRESHOLD_=131072');
+  });
+
   it('is shown as it is in docs/operations.md', () => {
     expect(readFileSync(path.join(projectRoot, 'docs', 'operations.md'), 'utf8')).to.contain(unit);
   });
