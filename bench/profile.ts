@@ -8,6 +8,8 @@ interface ProfileNode {
 
 interface CpuProfile {
   nodes: ProfileNode[];
+  /** Microseconds of the monotonic clock (process.hrtime's), as the sample times are. */
+  startTime: number;
   samples: number[];
   timeDeltas: number[];
 }
@@ -31,14 +33,25 @@ export interface ProfileSummary {
   byFunction: Array<{ frame: string; percent: number }>;
 }
 
-/** Self time of the largest profile in `dir` (the main thread's), grouped two ways. */
-export function summariseProfile(dir: string, top = 15): ProfileSummary {
+/** A stretch of the monotonic clock, in microseconds (process.hrtime.bigint() / 1000n). */
+export interface ProfileWindow {
+  fromMicros: number;
+  toMicros: number;
+}
+
+/** Self time of the largest profile in `dir` (the main thread's), grouped two ways; only the samples within `window` when given. */
+export function summariseProfile(dir: string, top = 15, window?: ProfileWindow): ProfileSummary {
   const files = readdirSync(dir).filter((name) => name.endsWith('.cpuprofile'));
   const file = files.map((name) => path.join(dir, name)).sort((a, b) => readFileSync(b).length - readFileSync(a).length)[0];
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
   const self = new Map<number, number>();
-  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  let at = profile.startTime;
+  profile.samples.forEach((id, i) => {
+    at += profile.timeDeltas[i] ?? 0;
+    if (window && (at < window.fromMicros || at > window.toMicros)) return;
+    self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  });
   const byOrigin = new Map<string, number>();
   const byFunction = new Map<string, number>();
   let total = 0;

@@ -26,7 +26,7 @@ import { latencyAtOne, throughput, type LatencyResult, type Target, type Through
 import { cpuBetween, cpuOf, machine, threadCpuBetween, threadCpuOf, type ThreadKind } from './procstat.js';
 import { summariseProfile, type ProfileSummary } from './profile.js';
 import { dialectsOption, fixed, median, numberOption, table } from './report.js';
-import { buildGateway, RUN_TASK, startBenchGateway, startScript, writeRunCatalog, type BenchGateway, type Child } from './servers.js';
+import { buildGateway, RUN_TASK, runTarget, startBenchGateway, startScript, writeRunCatalog, type BenchGateway, type Child } from './servers.js';
 
 const resultsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
 
@@ -113,12 +113,7 @@ function gatewayPath(gateway: BenchGateway, name: string, target: Target, diagno
 const floorName = (dialect: Dialect) => `GET /v1/me (${dialect})`;
 
 function runPath(gateway: BenchGateway): Path {
-  return gatewayPath(gateway, 'run', {
-    url: `${gateway.server.url}/v1/tasks/${RUN_TASK}/run`,
-    method: 'POST',
-    headers: { authorization: `Bearer ${gateway.ownerKey}` },
-    bodies: [JSON.stringify({ city: 'Paris' })],
-  });
+  return gatewayPath(gateway, 'run', runTarget(gateway));
 }
 
 /** The same run as runPath, as an MCP run_task call of each protocol generation. */
@@ -181,7 +176,7 @@ async function main(): Promise<void> {
       { name: `discover via MCP (${gateway.dialect})`, target: mcpTarget(gateway, 'discover_tasks', jobs.map((job) => ({ job, limit: 5 }))) },
     ]);
     // POST /v1/discover at 1 and 10 connections, with its CPU per request beside GET /v1/me's (bench/discover.ts).
-    const restDiscoverRounds = new Map<BenchGateway, DiscoverRound[]>(gateways.map((gateway) => [gateway, []]));
+    const restDiscoverRounds = new Map<BenchGateway, DiscoverRound[]>(gateways.filter(() => s.discover).map((gateway) => [gateway, []]));
 
     process.stdout.write(`warming up ${paths.length} paths and ${discoverTargets.length} discover endpoints...\n`);
     for (const { target } of [...paths, ...discoverTargets]) await throughput(target, 10, 1);
@@ -194,7 +189,7 @@ async function main(): Promise<void> {
       const order = paths.map((_, i) => paths[(i + round) % paths.length]);
       for (const route of order) rounds[route.name].push(await measure(route, upstream, s));
       for (const { name, target } of discoverTargets) discoverRounds[name].push(await latencyAtOne(target, s.seconds));
-      for (const gateway of gateways) restDiscoverRounds.get(gateway)!.push(await discoverRound(gateway, jobs, s.seconds));
+      for (const [gateway, restRounds] of restDiscoverRounds) restRounds.push(await discoverRound(gateway, jobs, s.seconds));
       process.stdout.write(`round ${round + 1}/${s.rounds} done (${Math.round((Date.now() - started) / 1000)} s)\n`);
     }
 
@@ -239,7 +234,7 @@ async function main(): Promise<void> {
         p99Ms: median(discoverRounds[name].map((x) => x.p99Ms)),
         failedRequests: discoverRounds[name].reduce((sum, x) => sum + x.failed, 0),
       })),
-      rest: gateways.map((gateway) => ({ name: `discover (${gateway.dialect})`, summary: summariseDiscover(restDiscoverRounds.get(gateway)!) })),
+      rest: [...restDiscoverRounds].map(([gateway, restRounds]) => ({ name: `discover (${gateway.dialect})`, summary: summariseDiscover(restRounds) })),
       inProcess,
     };
 
@@ -289,7 +284,7 @@ async function main(): Promise<void> {
         ['rank() in process', fixed(inProcess.p50Ms, 3), fixed(inProcess.p99Ms, 3), '0'],
       ],
     )}\n`);
-    process.stdout.write(`\n${table(discoverHeader, discovery.rest.map(({ name, summary }) => discoverRow(name, summary)))}\n`);
+    if (discovery.rest.length) process.stdout.write(`\n${table(discoverHeader, discovery.rest.map(({ name, summary }) => discoverRow(name, summary)))}\n`);
 
     process.stdout.write(`\n${table(
       ['MCP beside REST (median of per-round pairs)', 'added p50 ms', 'CPU/call x REST'],

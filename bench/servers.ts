@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createTestDatabase, type Dialect, type TestDatabase } from '../test/support/databases.js';
 import { projectRoot } from '../test/support/process.js';
+import type { Target } from './load.js';
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 
@@ -94,6 +95,16 @@ export function runCatalogEntries(upstreamUrl: string) {
       input: { type: 'object', properties: { city: { type: 'string', minLength: 1 } }, required: ['city'], additionalProperties: false },
       request: { method: 'GET', path: '/weather/{city}' },
     },
+  };
+}
+
+/** The benchmark's run through `gateway`'s POST /v1/tasks/{id}/run, with its owner key. */
+export function runTarget(gateway: Pick<BenchGateway, 'server' | 'ownerKey'>): Target {
+  return {
+    url: `${gateway.server.url}/v1/tasks/${RUN_TASK}/run`,
+    method: 'POST',
+    headers: { authorization: `Bearer ${gateway.ownerKey}` },
+    bodies: [JSON.stringify({ city: 'Paris' })],
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import Hapi, { type Server } from '@hapi/hapi';
 import Joi from 'joi';
+import type { Logger } from 'pino';
 import type { Config } from '../config/schema.js';
 import type { Gateway } from '../domain/gateway.js';
 import { GatewayError, invalidInput } from '../domain/errors.js';
@@ -96,9 +97,21 @@ function rejectMalformedQueries(server: Server): void {
   });
 }
 
+/**
+ * The access log's lines hold no secret by construction (a route template, a status, ids): they are written by a
+ * child of the gateway's logger without its redaction, which walks every member of every line it writes.
+ */
+const accessLoggers = new WeakMap<Logger, Logger>();
+
+function accessLogger(log: Logger): Logger {
+  let access = accessLoggers.get(log);
+  if (!access) accessLoggers.set(log, (access = log.child({}, { redact: [] })));
+  return access;
+}
+
 function logRequests(server: Server, gateway: Pick<Gateway, 'log'>): void {
   server.events.on('response', (request) => {
-    gateway.log.info({
+    accessLogger(gateway.log).info({
       method: request.method.toUpperCase(),
       // Always the route template, never the address: hosted links carry secrets, and any path parameter
       // (or an unmatched path) may hold one pasted by mistake, e.g. DELETE /v1/tokens/<the token itself>.

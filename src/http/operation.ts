@@ -33,7 +33,10 @@ declare module '@hapi/hapi' {
  * first failing part in hapi's order, checked alone again (so every message names the field as hapi's did).
  */
 function inOnePass(schemas: InputSchemas, handler: (request: Request, h: ResponseToolkit) => Lifecycle.ReturnValue): Lifecycle.Method {
-  const all = Joi.object(Object.fromEntries(SOURCES.map((source) => [source, schemas[source] ?? Joi.any()]))).prefs({ abortEarly: false });
+  // No preferences of its own: joi then merges each field's preferences (its messages) with its defaults once and
+  // keeps them, where under a schema with preferences it merges them again on every call (17 -> 6 µs a run).
+  // Stopping at the first error is enough to name the failing part, which is checked again in full.
+  const all = Joi.object(Object.fromEntries(SOURCES.map((source) => [source, schemas[source] ?? Joi.any()])));
   return (request, h) => {
     const parts = request as unknown as Record<Source, unknown>;
     const { error, value } = all.validate({ headers: parts.headers, params: parts.params, query: parts.query, payload: parts.payload });

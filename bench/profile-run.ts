@@ -1,0 +1,59 @@
+/**
+ * `npm run bench:profile [-- --seconds 8 --connections 50 --only sqlite|postgres]`
+ *
+ * A CPU profile of a compiled `gateway serve` under the run's load alone: per dialect, a gateway started
+ * with `--cpu-prof` (bench/servers.ts), a short warm-up, then POST /v1/tasks/{id}/run at `connections`
+ * for `seconds`. Prints the main thread's self time during the load alone, by origin and by function
+ * (bench/profile.ts); the profiles stay in bench/results/profiles/<dialect>/.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { throughput } from './load.js';
+import { machine } from './procstat.js';
+import { summariseProfile } from './profile.js';
+import { dialectsOption, numberOption } from './report.js';
+import { buildGateway, runTarget, startBenchGateway, startScript, writeRunCatalog } from './servers.js';
+
+const argv = process.argv.slice(2);
+const seconds = numberOption(argv, 'seconds', 8);
+const connections = numberOption(argv, 'connections', 50);
+const profilesDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results', 'profiles');
+const work = mkdtempSync(path.join(tmpdir(), 'gw-profile-'));
+try {
+  const entry = buildGateway(path.join(work, 'package'));
+  const upstream = await startScript('upstream.ts');
+  try {
+    const catalog = path.join(work, 'bench-run.json');
+    writeRunCatalog(catalog, upstream.url);
+    for (const dialect of dialectsOption(argv)) {
+      const profileDir = path.join(profilesDir, dialect);
+      rmSync(profileDir, { recursive: true, force: true });
+      const gateway = await startBenchGateway(entry, dialect, [catalog], profileDir);
+      const target = runTarget(gateway);
+      const now = () => Number(process.hrtime.bigint() / 1000n);
+      let load;
+      let window;
+      try {
+        await throughput(target, 10, 1);
+        const fromMicros = now();
+        load = await throughput(target, connections, seconds);
+        window = { fromMicros, toMicros: now() };
+      } finally {
+        await gateway.stop();
+      }
+      // The load's samples alone: neither the start (modules, catalog) nor the warm-up.
+      const profile = summariseProfile(profileDir, 30, window);
+      process.stdout.write(`\n${dialect}: ${load.requests} runs (${Math.round(load.perSecond)} a second, ${load.failed} failed); ${profile.totalMs} ms of main-thread samples during the load, idle left out\nself time by origin:\n`);
+      for (const entry of profile.byOrigin) process.stdout.write(`  ${entry.percent.toFixed(1).padStart(5)}%  ${entry.origin}\n`);
+      process.stdout.write('by function:\n');
+      for (const entry of profile.byFunction) process.stdout.write(`  ${entry.percent.toFixed(1).padStart(5)}%  ${entry.frame}\n`);
+    }
+  } finally {
+    await upstream.stop();
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+process.stdout.write(`\n${JSON.stringify(machine())}\n`);
