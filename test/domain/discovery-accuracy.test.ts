@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { NEAR_MISSES, indexFor, rank } from '../../src/domain/discovery/engine.js';
+import { NEAR_MISSES, indexFor, rank, type Ranking } from '../../src/domain/discovery/engine.js';
+import { readJob } from '../../src/domain/discovery/read.js';
 import { describeFigures, jobSets, measure, type Figures } from '../fixtures/discovery/sets.js';
 
 /**
@@ -47,6 +48,17 @@ describe('discovery accuracy on labelled jobs of four catalogs', () => {
       });
     }
   }
+
+  it('ranks every labelled job of the fitting halves as valuing every task it reaches would', () => {
+    const shape = ({ candidates, nearMisses }: Ranking) => [candidates, nearMisses].map((list) => list.map(({ task, score, matched, missed, features }) => ({ id: task.id, score, matched, missed, features })));
+    for (const set of jobSets('fitting')) {
+      const index = indexFor(set.catalog);
+      for (const job of [...set.jobs.map((labelled) => labelled.job), ...set.impossible]) {
+        const read = readJob(job);
+        for (const limit of [1, 5, 10]) expect(shape(rank(index, job, limit, read)), job).to.deep.equal(shape(rank(index, job, limit, read, true)));
+      }
+    }
+  });
 
   it('answers every impossible job\'s near misses with the words each matched, apart from those it missed', () => {
     for (const set of jobSets('fitting')) {

@@ -26,6 +26,10 @@ export const SIMILARITY_FLOOR = 0.4;
 export const NEAR_MISSES = 5;
 /** Job words read, at most: a job is a sentence or two, and each word costs a pass over its postings. */
 const MAX_TERMS = 32;
+/** Clauses of two terms or more, at most. */
+const MAX_CLAUSES = MAX_TERMS / 2;
+/** Bounds on a task's value are raised by this share: a cosine of single-precision unit vectors may pass 1 by a hair. */
+const BOUND_SLACK = 1 + 1e-6;
 
 interface Postings {
   docs: Uint32Array;
@@ -86,10 +90,11 @@ export interface DiscoveryIndex {
   reaches: Map<string, Reach>;
   reachEntries: number;
   /**
-   * Per-document work space of `rank` and `reachOf`, zero between calls (ranking is synchronous), but for `values` and
-   * `quality` (position-major: a job term's at `position * tasks + doc`), read only where a call wrote them.
+   * Per-document work space of `rank` and `reachOf`, zero between calls (ranking is synchronous), but for `values`,
+   * read only where a call wrote them. `covered` sums a task's coverage of the whole job, `clauseCovered` of each clause
+   * (clause-major: a clause's at `clause * tasks + doc`).
    */
-  scratch: { scores: Float64Array; values: Float64Array; touched: Uint32Array; best: Float64Array; bestWeight: Float64Array; negated: Uint8Array; matched: Uint32Array; quality: Float32Array };
+  scratch: { scores: Float64Array; values: Float64Array; best: Float64Array; bestWeight: Float64Array; negated: Uint8Array; matched: Uint32Array; covered: Float64Array; reachedBits: Uint32Array; clauseCovered: Float64Array };
 }
 
 /**
@@ -204,7 +209,7 @@ export function buildIndex(catalog: Catalog, parameters: Parameters = FITTED, sa
     vectorTerms,
     vectorMatrix,
     neighbours: sameCatalog?.neighbours ?? new Map(),
-    scratch: { scores: new Float64Array(size), values: new Float64Array(size), touched: new Uint32Array(size), best: new Float64Array(size), bestWeight: new Float64Array(size), negated: new Uint8Array(size), matched: new Uint32Array(size), quality: new Float32Array(size * MAX_TERMS) },
+    scratch: { scores: new Float64Array(size), values: new Float64Array(size), best: new Float64Array(size), bestWeight: new Float64Array(size), negated: new Uint8Array(size), matched: new Uint32Array(size), covered: new Float64Array(size), reachedBits: new Uint32Array(Math.ceil(size / 32)), clauseCovered: new Float64Array(size * MAX_CLAUSES) },
   };
 }
 
@@ -363,7 +368,8 @@ interface Reach {
   known: number;
   docs: Uint32Array;
   shares: Float64Array;
-  counted: Float64Array;
+  /** In single precision, as coverage has always been summed from. */
+  counted: Float32Array;
 }
 
 /** Merged postings remembered per index, at most this many entries in all. */
@@ -391,7 +397,7 @@ function reachOf(index: DiscoveryIndex, key: string, alternatives: () => Alterna
   }
   // In document order, so a job's pass over the work space walks it forwards.
   reached.sort((a, b) => a - b);
-  const reach: Reach = { known, docs: Uint32Array.from(reached), shares: Float64Array.from(reached, (doc) => termBest[doc]), counted: Float64Array.from(reached, (doc) => bestWeight[doc]) };
+  const reach: Reach = { known, docs: Uint32Array.from(reached), shares: Float64Array.from(reached, (doc) => termBest[doc]), counted: Float32Array.from(reached, (doc) => bestWeight[doc]) };
   for (const doc of reached) {
     termBest[doc] = 0;
     bestWeight[doc] = 0;
@@ -461,13 +467,6 @@ export interface Ranking {
 /** Whether document `a` goes before `b`: the higher value, then the task id, so the same job always ranks the same way. */
 const before = (index: DiscoveryIndex, values: Float64Array, a: number, b: number) => values[a] > values[b] || (values[a] === values[b] && index.idOrder[a] < index.idOrder[b]);
 
-/** The best `count` of `docs` by `values`, best first: one pass keeping a short sorted list. */
-function best(index: DiscoveryIndex, docs: ArrayLike<number>, count: number, values: Float64Array): number[] {
-  const kept: number[] = [];
-  for (let at = 0; at < docs.length; at += 1) keep(index, kept, count, values, docs[at]);
-  return kept;
-}
-
 /** Puts `doc` in its place among `kept` (sorted best first, at most `count`) if it belongs there. */
 function keep(index: DiscoveryIndex, kept: number[], count: number, values: Float64Array, doc: number): void {
   if (kept.length === count && !before(index, values, doc, kept[count - 1])) return;
@@ -478,19 +477,37 @@ function keep(index: DiscoveryIndex, kept: number[], count: number, values: Floa
 }
 
 /**
+ * Adds a job term's reach to the work space: each task's score, the term's bit among those it matched, and its coverage
+ * of the whole job and of the term's clause (from `clauseOffset` in `clauseCovered`; -1 when the term is in no clause of
+ * two terms or more).
+ */
+function accumulate(scratch: DiscoveryIndex['scratch'], reach: Reach, bit: number, importance: number, clauseOffset: number): void {
+  const { scores, matched, covered, clauseCovered, reachedBits } = scratch;
+  const { docs, shares, counted } = reach;
+  for (let i = 0; i < docs.length; i += 1) {
+    const doc = docs[i];
+    scores[doc] += shares[i];
+    reachedBits[doc >> 5] |= 1 << (doc & 31);
+    const share = importance * counted[i];
+    covered[doc] += share;
+    if (clauseOffset >= 0) clauseCovered[clauseOffset + doc] += share;
+    matched[doc] |= bit;
+  }
+}
+
+/**
  * Ranks the catalog's active tasks for a job in plain words. Each job word counts the BM25F share of its best
  * alternative in a task; a task's coverage is the share of the job's words it matches, each word weighed by
  * how much it says (its idf in the catalog, or `unknownWeight` when no task knows it; deeds times `deedWeight`).
  * Tasks are ordered by score times coverage to the `coveragePower` and the other factors of docs/discovery.md; the
- * first `limit` qualify by `qualifies`. Only the tasks whose score could reach the best values are valued in full.
+ * first `limit` qualify by `qualifies`. Only the tasks whose score could reach the best values are valued in full;
+ * `exhaustive` values every task the job reaches: the reference the pruned ranking is tested against.
  */
-export function rank(index: DiscoveryIndex, job: string, limit: number, read: ReadJob = readJob(job)): Ranking {
+export function rank(index: DiscoveryIndex, job: string, limit: number, read: ReadJob = readJob(job), exhaustive = false): Ranking {
   const p = index.parameters;
   const terms = jobTerms(index, read.words);
-  const { scores, negated, matched, quality } = index.scratch;
-  // The tasks the job's terms reach: touched[0] to touched[reached - 1].
-  const { touched } = index.scratch;
-  let reached = 0;
+  const { scratch } = index;
+  const { scores, negated, matched, covered, clauseCovered, reachedBits, values } = scratch;
   const size = index.tasks.length;
   const importance = terms.map((term) => {
     const { known } = term.reach;
@@ -499,37 +516,20 @@ export function rank(index: DiscoveryIndex, job: string, limit: number, read: Re
   // The deeds the catalog knows: a task matching none of them does something else.
   const deeds = terms.reduce((mask, term, position) => (term.verb && term.reach.known > 0 ? mask | (2 ** position) : mask), 0);
   const clauses = [...new Set(terms.map((term) => term.clause))].map((clause) => terms.flatMap((term, position) => (term.clause === clause ? [position] : []))).filter((members) => members.length >= 2);
+  const clauseOf = terms.map((_, position) => clauses.findIndex((members) => members.includes(position)));
+  const clauseTotals = clauses.map((members) => members.reduce((sum, position) => sum + importance[position], 0));
   const total = importance.reduce((sum, value) => sum + value, 0);
+  // The tasks the job's terms reach lie from `first` to `last`.
+  const first = terms.reduce((least, { reach }) => (reach.docs.length > 0 ? Math.min(least, reach.docs[0]) : least), size);
+  const last = terms.reduce((most, { reach }) => (reach.docs.length > 0 ? Math.max(most, reach.docs[reach.docs.length - 1]) : most), -1);
   try {
-    for (let position = 0; position < terms.length; position += 1) {
-      const { docs, shares, counted } = terms[position].reach;
-      const bit = 2 ** position;
-      const offset = position * size;
-      for (let i = 0; i < docs.length; i += 1) {
-        const doc = docs[i];
-        if (matched[doc] === 0) touched[reached++] = doc;
-        scores[doc] += shares[i];
-        quality[offset + doc] = counted[i];
-        matched[doc] |= bit;
-      }
-    }
+    terms.forEach((term, position) => accumulate(scratch, term.reach, 2 ** position, importance[position], clauseOf[position] * size));
     for (const excluded of read.negated) for (const doc of index.postings.get(excluded)?.docs ?? []) negated[doc] = 1;
     // Coverage: the share of the job's weight a task matches, over the whole job and over its best clause.
-    const clauseOf = terms.map((_, position) => clauses.findIndex((members) => members.includes(position)));
-    const clauseTotals = clauses.map((members) => members.reduce((sum, position) => sum + importance[position], 0));
-    const clauseCovered = new Float64Array(clauses.length);
     const coverage = (doc: number) => {
-      let whole = 0;
-      clauseCovered.fill(0);
-      for (let position = 0; position < terms.length; position += 1) {
-        // A position the task did not match holds a value left from an earlier job: it counts nothing.
-        const covered = matched[doc] & (2 ** position) ? importance[position] * quality[position * size + doc] : 0;
-        whole += covered;
-        if (clauseOf[position] >= 0) clauseCovered[clauseOf[position]] += covered;
-      }
-      whole = total > 0 ? whole / total : 0;
+      const whole = total > 0 ? covered[doc] / total : 0;
       let clause = whole;
-      for (let c = 0; c < clauses.length; c += 1) if (clauseTotals[c] > 0) clause = Math.max(clause, clauseCovered[c] / clauseTotals[c]);
+      for (let c = 0; c < clauses.length; c += 1) if (clauseTotals[c] > 0) clause = Math.max(clause, clauseCovered[c * size + doc] / clauseTotals[c]);
       return p.clauseMix * clause + (1 - p.clauseMix) * whole;
     };
     const unknownShare = total > 0 ? terms.reduce((sum, term, position) => sum + (term.reach.known === 0 ? importance[position] : 0), 0) / total : 0;
@@ -537,34 +537,44 @@ export function rank(index: DiscoveryIndex, job: string, limit: number, read: Re
     // How close the job's verbs come to the words naming the task's deed ("show" to "list", "ring" to "call").
     const verbs = read.words.filter((word) => word.verb);
     const deedCloseness = verbs.length > 0 ? deedClosenesses(index, verbs) : undefined;
-    const { values } = index.scratch;
     const jobStems = new Set(read.words.map((word) => word.stem));
-    const unnamedInputs = (doc: number) => index.requiredInputs[doc].filter((input) => !input.some((part) => jobStems.has(part))).length;
+    const unnamedInputs = (doc: number) => {
+      let unnamed = 0;
+      for (const input of index.requiredInputs[doc]) if (!input.some((part) => jobStems.has(part))) unnamed += 1;
+      return unnamed;
+    };
+    const covering = (doc: number) => (coverage(doc) * (deedOf(doc) < 0 ? p.missedDeed : 1)) ** p.coveragePower;
+    const { takesIdentifier } = index;
     const evaluate = (doc: number) =>
       (values[doc] =
         scores[doc] *
-        (coverage(doc) * (deedOf(doc) < 0 ? p.missedDeed : 1)) ** p.coveragePower *
+        covering(doc) *
         (read.question && index.writes[doc] ? p.questionWrite : 1) *
-        (read.identifier && index.takesIdentifier[doc] ? p.identifierFit : 1) *
+        (read.identifier && takesIdentifier[doc] ? p.identifierFit : 1) *
         (negated[doc] ? p.negatedFit : 1) *
         // A job giving no value leaves a task's required inputs its words do not name unmet.
-        (read.givesValue ? 1 : p.unmetInputs ** unnamedInputs(doc)) *
+        (read.givesValue || index.requiredInputs[doc].length === 0 ? 1 : p.unmetInputs ** unnamedInputs(doc)) *
         (deedCloseness ? p.deedFloor + (1 - p.deedFloor) * deedSimilarity(index, deedCloseness, doc) : 1));
-    // A task's value is at most its score times `ceiling` (coverage and deed similarity are at most 1): the best-scoring
-    // tasks are valued first, then a task is valued only when its score could reach the last of the best values.
+    // The factors after coverage are at most 1 but for those fitted above 1 (deed similarity is at most 1): a task's
+    // value is at most its score times its coverage factor times their product `ceiling`, and its coverage factor is at
+    // most `covers`. The best-scoring tasks are valued first; then a task is valued only when its score times both
+    // ceilings, and then its score times its coverage factor times `ceiling`, could reach the last of the best values.
+    const covers = Math.max(1, p.missedDeed) ** p.coveragePower;
+    const ceiling = Math.max(1, p.questionWrite) * Math.max(1, p.negatedFit) * Math.max(1, p.unmetInputs) * BOUND_SLACK;
+    const identified = ceiling * (read.identifier ? Math.max(1, p.identifierFit) : 1);
     const count = Math.max(limit, NEAR_MISSES);
-    const others = Math.max(1, p.missedDeed) ** p.coveragePower * Math.max(1, p.questionWrite) * Math.max(1, p.negatedFit) * Math.max(1, p.unmetInputs);
-    const identified = others * (read.identifier ? Math.max(1, p.identifierFit) : 1);
-    const ceiling = (doc: number) => (index.takesIdentifier[doc] ? identified : others);
-    const ranked = best(index, touched.subarray(0, reached), count, scores);
-    for (const doc of ranked) evaluate(doc);
-    ranked.sort((a, b) => (before(index, values, a, b) ? -1 : 1));
-    for (let at = 0; at < reached; at += 1) {
-      const doc = touched[at];
-      if (ranked.length === count && scores[doc] * ceiling(doc) < values[ranked[count - 1]]) continue;
-      if (ranked.includes(doc)) continue;
-      evaluate(doc);
-      keep(index, ranked, count, values, doc);
+    const ranked: number[] = [];
+    let least = -Infinity;
+    // Each word of `reachedBits` holds 32 tasks' bits: set ones are taken lowest first, in document order.
+    for (let word = first >> 5; word <= last >> 5; word += 1) {
+      for (let bits = reachedBits[word]; bits !== 0; bits &= bits - 1) {
+        const doc = word * 32 + 31 - Math.clz32(bits & -bits);
+        const most = scores[doc] * (takesIdentifier[doc] ? identified : ceiling);
+        if (most * covers < least || most * covering(doc) < least) continue;
+        evaluate(doc);
+        keep(index, ranked, count, values, doc);
+        if (ranked.length === count && !exhaustive) least = values[ranked[count - 1]];
+      }
     }
     const top = ranked.length > 0 ? values[ranked[0]] : 0;
     /** What qualifying weighs: a linear score of these, fitted as a logistic regression (scripts/discovery-fit.ts). */
@@ -587,11 +597,11 @@ export function rank(index: DiscoveryIndex, job: string, limit: number, read: Re
     if (qualifying.length > 0) return { candidates: qualifying.map(describe), nearMisses: [] };
     return { candidates: [], nearMisses: ranked.slice(0, NEAR_MISSES).map(describe) };
   } finally {
-    for (let at = 0; at < reached; at += 1) {
-      const doc = touched[at];
-      scores[doc] = 0;
-      matched[doc] = 0;
-    }
+    scores.fill(0, first, last + 1);
+    matched.fill(0, first, last + 1);
+    reachedBits.fill(0, first >> 5, (last >> 5) + 1);
+    covered.fill(0, first, last + 1);
+    for (let c = 0; c < clauses.length; c += 1) clauseCovered.fill(0, c * size + first, c * size + last + 1);
     for (const excluded of read.negated) for (const doc of index.postings.get(excluded)?.docs ?? []) negated[doc] = 0;
   }
 }
