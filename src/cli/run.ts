@@ -12,7 +12,6 @@ import { serve } from './commands/serve/index.js';
 import { tokens } from './commands/tokens/index.js';
 import { webhooks } from './commands/webhooks/index.js';
 import { refuseEmptyValues } from './arguments.js';
-import { failureOf } from './errors.js';
 import { bindInvocation, type Invocation } from './invocation.js';
 import { printable } from './output.js';
 import { versionText } from './version.js';
@@ -77,6 +76,8 @@ export async function runCli(argv: string[], io: Partial<Omit<Invocation, 'exitC
     return invocation.exitCode;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    // Loaded on failure only: it knows the database's and config's errors, which a plain call never touches.
+    const { failureOf } = await import('./errors.js');
     const { message, exitCode } = failureOf(error);
     invocation.stderr.write(`gateway: ${printable(message)}\n`);
     return exitCode;
