@@ -1,24 +1,31 @@
 /**
- * `npm run bench:profile [-- --seconds 8 --connections 50 --only sqlite|postgres]`
+ * `npm run bench:profile [-- --seconds 8 --connections 50 --only sqlite|postgres --path run|mcp|mcp-2026]`
  *
- * A CPU profile of a compiled `gateway serve` under the run's load alone: per dialect, a gateway started
- * with `--cpu-prof` (bench/servers.ts), a short warm-up, then POST /v1/tasks/{id}/run at `connections`
- * for `seconds`. Prints the main thread's self time during the load alone, by origin and by function
+ * A CPU profile of a compiled `gateway serve` under one path's load alone: per dialect, a gateway started
+ * with `--cpu-prof` (bench/servers.ts), a short warm-up, then the path at `connections` for `seconds`:
+ * POST /v1/tasks/{id}/run (`run`, the default), or the same run as an MCP `run_task` on 2025-11-25 (`mcp`)
+ * or 2026-07-28 (`mcp-2026`). Prints the main thread's self time during the load alone, by origin and by function
  * (bench/profile.ts); the profiles stay in bench/results/profiles/<dialect>/.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { throughput } from './load.js';
+import { throughput, type Target } from './load.js';
+import { mcpTarget, type Generation } from './mcp.js';
 import { machine } from './procstat.js';
 import { summariseProfile } from './profile.js';
 import { dialectsOption, numberOption } from './report.js';
-import { buildGateway, runTarget, startBenchGateway, startScript, writeRunCatalog } from './servers.js';
+import { buildGateway, RUN_TASK, runTarget, startBenchGateway, startScript, writeRunCatalog, type BenchGateway } from './servers.js';
 
 const argv = process.argv.slice(2);
 const seconds = numberOption(argv, 'seconds', 8);
 const connections = numberOption(argv, 'connections', 50);
+const runTaskCall = (generation: Generation) => (gateway: BenchGateway) => mcpTarget(gateway, 'run_task', [{ task_id: RUN_TASK, input: { city: 'Paris' } }], generation);
+const targets: Record<string, (gateway: BenchGateway) => Target> = { run: runTarget, mcp: runTaskCall('earlier'), 'mcp-2026': runTaskCall('modern') };
+const pathAt = argv.indexOf('--path');
+const targetOf = targets[pathAt === -1 ? 'run' : argv[pathAt + 1]];
+if (!targetOf) throw new Error(`--path is one of ${Object.keys(targets).join(', ')}`);
 const profilesDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results', 'profiles');
 const work = mkdtempSync(path.join(tmpdir(), 'gw-profile-'));
 try {
@@ -31,7 +38,7 @@ try {
       const profileDir = path.join(profilesDir, dialect);
       rmSync(profileDir, { recursive: true, force: true });
       const gateway = await startBenchGateway(entry, dialect, [catalog], profileDir);
-      const target = runTarget(gateway);
+      const target = targetOf(gateway);
       const now = () => Number(process.hrtime.bigint() / 1000n);
       let load;
       let window;

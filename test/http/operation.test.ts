@@ -3,10 +3,11 @@ import { expect } from 'chai';
 import Joi from 'joi';
 import { failAction, registerErrorHandling } from '../../src/http/errors.js';
 import { noQuery, operation } from '../../src/http/operation.js';
+import { headers } from '../../src/http/headers.js';
 import { runHeaders } from '../../src/http/routes/tasks/run.js';
 
 /** The run route's schemas on two routes: hapi validating each part, and one pass over all of them. */
-async function twoServers() {
+async function twoServers(headerSchema: Joi.ObjectSchema = runHeaders) {
   const server = Hapi.server({ routes: { validate: { failAction, options: { abortEarly: false }, query: noQuery } } });
   server.validator(Joi);
   server.route(['hapi', 'one-pass'].map((name) => operation({
@@ -15,12 +16,12 @@ async function twoServers() {
     options: {
       validate: {
         params: Joi.object({ id: Joi.string().max(5) }),
-        headers: runHeaders,
+        headers: headerSchema,
         payload: Joi.object({ receipt_options: Joi.object({ principal: Joi.string().pattern(/^user:/) }) }).unknown(true).allow(null),
         inOnePass: name === 'one-pass',
       },
     },
-    handler: (request) => ({ id: request.params.id, tag: request.headers['svc-tag'] ?? null, payload: request.payload }),
+    handler: (request) => ({ id: request.params.id, tag: request.headers['svc-tag'] ?? null, headers: request.headers, payload: request.payload }),
   })));
   registerErrorHandling(server, 'https://gw.test');
   await server.initialize();
@@ -53,6 +54,26 @@ describe('operation: a route validated in one pass', () => {
       const [hapi, onePass] = [await answer('hapi'), await answer('one-pass')];
       expect(onePass).to.deep.equal(hapi);
       if (what !== 'valid' && what !== 'no body') expect(hapi.status).to.equal(400);
+    });
+  }
+});
+
+describe('operation: the headers of a request carrying none a route names', () => {
+  // A schema of optional fields alone is not walked then; one that requires a header or fills one in is.
+  const schemas: Array<[string, Joi.ObjectSchema]> = [
+    ['optional fields', runHeaders],
+    ['a required header', headers<{ 'svc-tag'?: string }>({ 'svc-tag': Joi.string().required() })],
+    ['a header with a default', headers<{ 'svc-tag'?: string }>({ 'svc-tag': Joi.string().default('filled') })],
+    ['a rule of the object', headers<{ 'svc-tag'?: string; 'svc-sort'?: string }>({ 'svc-tag': Joi.string(), 'svc-sort': Joi.string() }).or('svc-tag', 'svc-sort')],
+  ];
+  for (const [what, schema] of schemas) {
+    it(`answers as hapi's own validation, for a schema with ${what}`, async () => {
+      const server = await twoServers(schema);
+      const answer = async (name: string) => {
+        const res = await server.inject({ method: 'POST', url: `/${name}/abc`, headers: { 'x-other': '1' }, payload: { a: 1 } });
+        return { status: res.statusCode, body: res.result };
+      };
+      expect(await answer('one-pass')).to.deep.equal(await answer('hapi'));
     });
   }
 });

@@ -74,9 +74,20 @@ function toolSets(catalog: Catalog) {
 /**
  * Whether the client takes the JSON this endpoint answers: no Accept, or one that, weighed by its q-values,
  * allows `application/json` (`*\/*`, `application/*`, `application/json`). The protocol tells clients to accept
- * JSON and event streams both; this endpoint only answers JSON.
+ * JSON and event streams both; this endpoint only answers JSON. A client sends the same Accept on every call,
+ * so the last one weighed is remembered (weighing it is a parse of its media ranges on every POST).
  */
-const takesJson = (accept: string | undefined): boolean => Accept.mediaType(accept, ['application/json']) !== '';
+function acceptWeigher() {
+  let lastAccept: string | undefined;
+  let lastTakesJson = true;
+  return (accept: string | undefined): boolean => {
+    if (accept !== lastAccept) {
+      lastTakesJson = Accept.mediaType(accept, ['application/json']) !== '';
+      lastAccept = accept;
+    }
+    return lastTakesJson;
+  };
+}
 
 const NOT_ACCEPTABLE = exchangeFault(406, -32000, 'Not Acceptable: the endpoint answers application/json; Accept must allow it');
 
@@ -92,6 +103,7 @@ const mcpPost = (gateway: Gateway, corsRequestHeaders: string[]): ServerRoute =>
   const { public_url: publicUrl } = gateway.config.server;
   const legacy = new SharedExchange(mcpServer(publicUrl, 'legacy'));
   const modern = modernExchange(publicUrl);
+  const takesJson = acceptWeigher();
   return operation({
     method: 'POST',
     path: MCP_PATH,

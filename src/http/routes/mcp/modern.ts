@@ -17,8 +17,9 @@ export function modernExchange(publicUrl: string) {
   const handler = createMcpHandler(({ era }) => mcpServer(publicUrl, era), { legacy: 'reject' });
   const url = `${publicUrl}${MCP_PATH}`;
   return async (headers: Record<string, string | undefined>, body: unknown, authInfo: AuthInfo): Promise<McpAnswer> => {
-    const forwarded = new Headers({ 'content-type': 'application/json' });
-    for (const name of PROTOCOL_HEADERS) if (headers[name] !== undefined) forwarded.set(name, headers[name]);
+    // A plain object: the Request builds its own Headers from it (a Headers given would be copied).
+    const forwarded: Record<string, string> = { 'content-type': 'application/json' };
+    for (const name of PROTOCOL_HEADERS) if (headers[name] !== undefined) forwarded[name] = headers[name];
     const response = await handler.fetch(new Request(url, { method: 'POST', headers: forwarded }), { authInfo, parsedBody: body });
     const text = await response.text();
     return { status: response.status, ...(text ? { body: text } : {}) };

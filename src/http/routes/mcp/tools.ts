@@ -128,20 +128,20 @@ interface RunArguments {
  * The routing arguments stand for the svc-* headers of the same meaning and win over them.
  */
 async function run(context: ToolContext, args: RunArguments, count: RunCount): Promise<Record<string, unknown>> {
+  const fromHeaders = runRequest(args.task_id, args.input, context.headers);
   const routing = args.routing ?? {};
-  const { headers } = context;
-  const zeroRetention = routing.zero_retention;
-  const withRouting: RunHeaders = {
-    ...headers,
-    'svc-only': routing.only?.join(',') ?? headers['svc-only'],
-    'svc-order': routing.order?.join(',') ?? headers['svc-order'],
-    'svc-sort': routing.sort ?? headers['svc-sort'],
-    'svc-max-cost': routing.max_cost ?? headers['svc-max-cost'],
-    'svc-zero-retention': zeroRetention === undefined ? headers['svc-zero-retention'] : zeroRetention ? 'true' : 'false',
-    'idempotency-key': args.idempotency_key ?? headers['idempotency-key'],
+  const request = {
+    ...fromHeaders,
+    only: routing.only?.join(',') ?? fromHeaders.only,
+    order: routing.order?.join(',') ?? fromHeaders.order,
+    sort: routing.sort ?? fromHeaders.sort,
+    maxCost: routing.max_cost ?? fromHeaders.maxCost,
+    zeroRetention: routing.zero_retention ?? fromHeaders.zeroRetention,
+    idempotencyKey: args.idempotency_key ?? fromHeaders.idempotencyKey,
+    // An agent retries the same call once its user has been to the approval page: that retry finds the approval.
+    approvalByRetry: true,
   };
-  // An agent retries the same call once its user has been to the approval page: that retry finds the approval.
-  const answer = await runTask(context.gateway, context.caller, { ...runRequest(args.task_id, args.input, withRouting), approvalByRetry: true }, count);
+  const answer = await runTask(context.gateway, context.caller, request, count);
   return { ...answer.run };
 }
 
