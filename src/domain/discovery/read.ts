@@ -1,4 +1,4 @@
-import winkNLP, { type ItemSentence, type ItemToken } from 'wink-nlp';
+import winkNLP from 'wink-nlp';
 import model from 'wink-eng-lite-web-model';
 import { stemmer } from 'stemmer';
 
@@ -10,7 +10,7 @@ import { stemmer } from 'stemmer';
 
 /** The English reader, made on first use: its model takes a few hundred milliseconds to load. */
 let reader: ReturnType<typeof winkNLP> | undefined;
-const nlp = () => (reader ??= winkNLP(model));
+const nlp = () => (reader ??= winkNLP(model, ['sbd', 'negation', 'pos']));
 
 /** A word of the job that may name what a task does or works on. */
 export interface JobWord {
@@ -73,8 +73,16 @@ export function words(text: string): string[] {
   return text.normalize('NFKD').replace(ACCENT, '').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
 }
 
+const stems = new Map<string, string>();
+
+/** A word's Porter stem, remembered (at most 100,000 words): catalogs and jobs repeat their words. */
 export function stem(word: string): string {
-  return stemmer(word);
+  let found = stems.get(word);
+  if (found === undefined) {
+    found = stemmer(word);
+    if (stems.size < 100_000) stems.set(word, found);
+  }
+  return found;
 }
 
 /** Reads a job: its content words, what it excludes, whether it is a question, whether it names an identifier. */
@@ -83,41 +91,47 @@ export function readJob(job: string): ReadJob {
   const text = normal.replace(QUOTED, ' ');
   const doc = nlp().readDoc(text.replace(PATH, ' '));
   const its = nlp().its;
+  // Each property of every token in one call: an item per token costs more than the reading it gives.
+  const tokens = doc.tokens();
+  const tags = tokens.out(its.pos).map(String);
+  const normals = tokens.out(its.normal);
+  const types = tokens.out(its.type);
+  const stops = tokens.out(its.stopWordFlag);
+  const negations = tokens.out(its.negationFlag);
+  const lemmas = tokens.out(its.lemma as never).map(String);
   const read: ReadJob = { words: [], negated: [], question: false, identifier: IDENTIFIER.test(text), givesValue: text !== normal || text.search(PATH) >= 0 };
   let clause = 0;
-  doc.sentences().each((sentence: ItemSentence) => {
-    const tokens = sentence.tokens();
+  for (const [start, end] of doc.sentences().out(its.span) as unknown as [number, number][]) {
     clause += 1;
-    const first = String(tokens.itemAt(0)?.out(its.normal) ?? '');
-    if (QUESTION_OPENERS.has(first.replace(/'s$/, ''))) read.question = true;
-    const tags = tokens.out(its.pos).map(String);
+    if (QUESTION_OPENERS.has(String(normals[start] ?? '').replace(/'s$/, ''))) read.question = true;
     // The sentence's first content word, when a determiner, pronoun or number follows it, is the verb of a command
     // ("archive the project", "log 3h of work"), whatever the tagger made of a word it saw without a subject.
-    const opening = tags.findIndex((tag, at) => !FUNCTION_TAGS.has(tag) && !tokens.itemAt(at).out(its.stopWordFlag));
-    const commands = opening >= 0 && OBJECT_OPENERS.has(tags[opening + 1] ?? '') && !read.question;
-    tokens.each((token: ItemToken, at: number) => {
+    let opening = start;
+    while (opening <= end && (FUNCTION_TAGS.has(tags[opening]) || stops[opening])) opening += 1;
+    const commands = opening < end && OBJECT_OPENERS.has(tags[opening + 1]) && !read.question;
+    for (let at = start; at <= end; at += 1) {
       const tag = tags[at];
       if (CLAUSE_ENDS.has(tag)) clause += 1;
-      const type = token.out(its.type);
+      const type = types[at];
       if (type === 'number' || type === 'email' || type === 'url') read.givesValue = true;
-      if (type !== 'word') return;
-      const written = String(token.out(its.normal)).normalize('NFKD').replace(ACCENT, '');
+      if (type !== 'word') continue;
+      const written = String(normals[at]).normalize('NFKD').replace(ACCENT, '');
       if (/\d/.test(written)) read.givesValue = true;
-      if (/\d/.test(written) || !/\p{L}/u.test(written)) return;
+      if (/\d/.test(written) || !/\p{L}/u.test(written)) continue;
       if (tag === 'PROPN') read.givesValue = true;
-      if (FUNCTION_TAGS.has(tag) || token.out(its.stopWordFlag)) return;
+      if (FUNCTION_TAGS.has(tag) || stops[at]) continue;
       const verb = tag === 'VERB' || (commands && at === opening);
       // A word joined by hyphens ("on-call", "to-do") is read as its parts.
       const parts = written.split(/[^\p{L}]+/u).filter((part) => part.length > 1 && !isStopWord(part));
       for (const word of parts) {
-        if (token.out(its.negationFlag)) {
+        if (negations[at]) {
           read.negated.push(stem(word));
           continue;
         }
-        const lemma = parts.length === 1 ? String(token.out(its.lemma as never)).toLowerCase() : word;
+        const lemma = parts.length === 1 ? lemmas[at].toLowerCase() : word;
         read.words.push({ word, lemma, stem: stem(lemma), verb, proper: tag === 'PROPN' && !verb, clause });
       }
-    });
-  });
+    }
+  }
   return read;
 }

@@ -26,6 +26,7 @@ export const discover = (gateway: Gateway): ServerRoute => operation({
     validate: {
       headers: principalHeader(),
       payload: Joi.object<{ task: string; limit: number }>(discoverFields).required(),
+      inOnePass: true,
     },
   },
   handler: (request) => {
