@@ -130,6 +130,12 @@ export function consumeRunLimits(gateway: Pick<Gateway, 'config' | 'db'>, caller
   return consume(gateway, runBudgets(gateway, caller, principal), now);
 }
 
+/** The counters of countingOf with each one's allowance, member by member (a spread followed by a member costs V8 about 0.5 µs). */
+function countedStartOf(budgets: Budget[], now: number): CountedStart {
+  const { buckets, windowStart } = countingOf(budgets, now);
+  return { buckets, windowStart, limits: budgets.map((budget) => budget.limit) };
+}
+
 /**
  * A run's count against its whole budget (consumeRunLimits's budgets), made once per request. A run that gets as
  * far as its call counts in the same statement that writes the call's pending row (`withCall`), which is written
@@ -149,7 +155,7 @@ export function runCount(gateway: Pick<Gateway, 'config' | 'db'>, caller: Caller
   const budgets = runBudgets(gateway, caller, principal);
   let outcome: Promise<RateLimitState> | undefined;
   return {
-    pending: () => (outcome ? undefined : { ...countingOf(budgets, now), limits: budgets.map((budget) => budget.limit) }),
+    pending: () => (outcome ? undefined : countedStartOf(budgets, now)),
     counted: (hits) => (outcome = judge(gateway, budgets, hits, now)),
     count: () => (outcome ??= consume(gateway, budgets, now)),
   };
