@@ -3,6 +3,7 @@ import sqlite3 from 'sqlite3';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrate } from '../../src/db/migrator.js';
 import { findCall, insertCall, insertCapture, settleCallWithCapture, startCountedCall, type CallRow, type CaptureRow } from '../../src/db/repos/calls.js';
+import { findConnection, insertConnection } from '../../src/db/repos/connections.js';
 import { insertOrganization } from '../../src/db/repos/organizations.js';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
 
@@ -115,6 +116,42 @@ for (const dialect of dialects) {
       const settled = settleCallWithCapture(db, 'call_lone', settlement(now), captureOf('call_lone', now));
       await settled.then(() => expect.fail('a second capture of one call was stored'), () => undefined);
       expect((await findCall(db, ORG, 'call_lone'))!.outcome).to.equal('pending');
+    });
+
+    const connection = async (id: string, now: number) => {
+      await db.transaction((tx) => insertConnection(tx, {
+        id, organization_id: ORG, provider: 'p', principal: 'organization', account_id: null, label: null, status: 'active', scopes: [],
+        is_default: true, credential: 'sealed', credential_expires_at: null, created_at: now, updated_at: now, last_used_at: null,
+      }));
+    };
+    const onConnection = (id: string, now: number) => ({ ...settlement(now), connection_id: id, identity: `connection:${id}` });
+    const lastUsed = async (id: string) => (await findConnection(db, ORG, id))!.last_used_at;
+
+    it("writes a connection's last use with the settlement of its hit, with or without a capture", async () => {
+      const now = Date.now();
+      await connection('conn_used', now - 1000);
+      await insertCall(db, pendingCall('call_used', now));
+      await settleCallWithCapture(db, 'call_used', onConnection('conn_used', now), captureOf('call_used', now), true);
+      expect(Number(await lastUsed('conn_used'))).to.equal(now);
+      await insertCall(db, pendingCall('call_used_zero', now + 5));
+      await settleCallWithCapture(db, 'call_used_zero', onConnection('conn_used', now + 5), null, true);
+      expect(Number(await lastUsed('conn_used'))).to.equal(now + 5);
+      const [{ n }] = await db.select<{ n: unknown }>(`SELECT COUNT(*) AS n FROM captures WHERE call_id = 'call_used_zero'`);
+      expect(Number(n)).to.equal(0);
+      expect((await findCall(db, ORG, 'call_used_zero'))!.outcome).to.equal('hit');
+    });
+
+    it("leaves a connection's last use untouched when the settlement is refused, or not asked to write it", async () => {
+      const now = Date.now();
+      await connection('conn_refused', now - 1000);
+      await insertCall(db, pendingCall('call_refused', now));
+      await insertCapture(db, captureOf('call_refused', now));
+      await settleCallWithCapture(db, 'call_refused', onConnection('conn_refused', now), captureOf('call_refused', now), true)
+        .then(() => expect.fail('a second capture of one call was stored'), () => undefined);
+      expect(await lastUsed('conn_refused')).to.equal(null);
+      await insertCall(db, pendingCall('call_fault', now));
+      await settleCallWithCapture(db, 'call_fault', { ...onConnection('conn_refused', now), outcome: 'fault' }, captureOf('call_fault', now));
+      expect(await lastUsed('conn_refused')).to.equal(null);
     });
 
     if (dialect === 'sqlite') {

@@ -147,22 +147,30 @@ const SETTLE = `UPDATE calls SET task_id = $2, provider = $3, connection_id = $4
 
 const INSERT_CAPTURE = `INSERT INTO captures (call_id, organization_id, input, output, input_bytes, output_bytes, truncated, size, created_at)`;
 
+/** On Postgres, the connection's last use written in the settlement's statement (binds: $4 the connection, $12 the time). */
+const TOUCH_CONNECTION = 'UPDATE connections SET last_used_at = $12 WHERE id = $4 AND EXISTS (SELECT 1 FROM settled)';
+
 /**
- * Settles a call and stores its capture (null: zero retention, none kept), committed together or not at all,
- * in one statement: on Postgres a WITH, on SQLite an insert into a view whose trigger writes (sqlite-call-views.ts).
+ * Settles a call and stores its capture (null: zero retention, none kept), and, when `connectionUsed`, moves the
+ * connection's last use (`connection_id`) to the settlement's time: committed together or not at all, in one
+ * statement, on Postgres a WITH, on SQLite an insert into a view whose trigger writes (sqlite-call-views.ts).
  */
-export async function settleCallWithCapture(db: Database, id: string, s: CallSettlement, capture: CaptureRow | null): Promise<void> {
+export async function settleCallWithCapture(db: Database, id: string, s: CallSettlement, capture: CaptureRow | null, connectionUsed = false): Promise<void> {
   const settlement = [id, s.task_id, s.provider, s.connection_id, s.identity, s.outcome, s.http_status, s.error_code, s.quoted_micros,
     s.charged_micros, s.latency_ms, s.updated_at];
-  if (capture === null) {
+  if (capture === null && !connectionUsed) {
     await db.execute(SETTLE, settlement);
-  } else if (db.dialect === 'postgres') {
+  } else if (db.dialect === 'sqlite') {
+    const captured = capture === null ? [null, null, null, null, null, null, null, null] : captureValues(capture);
+    await db.execute(SQLITE_SETTLE_WITH_CAPTURE, [...settlement, ...captured, connectionUsed]);
+  } else if (capture === null) {
+    await db.execute(`WITH settled AS (${SETTLE} RETURNING id) ${TOUCH_CONNECTION}`, settlement);
+  } else {
+    const touched = connectionUsed ? `, touched AS (${TOUCH_CONNECTION})` : '';
     await db.execute(
-      `WITH settled AS (${SETTLE} RETURNING id) ${INSERT_CAPTURE} SELECT id, $13, $14, $15, $16, $17, $18, $19, $20 FROM settled`,
+      `WITH settled AS (${SETTLE} RETURNING id)${touched} ${INSERT_CAPTURE} SELECT id, $13, $14, $15, $16, $17, $18, $19, $20 FROM settled`,
       [...settlement, ...captureValues(capture)],
     );
-  } else {
-    await db.execute(SQLITE_SETTLE_WITH_CAPTURE, [...settlement, ...captureValues(capture)]);
   }
 }
 

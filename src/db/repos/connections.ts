@@ -135,10 +135,6 @@ export async function replaceConnectionCredential(db: Executor, id: string, cred
   await db.execute('UPDATE connections SET credential = $2, credential_expires_at = $3, updated_at = $4 WHERE id = $1', [id, credential, expiresAt, now]);
 }
 
-export async function touchConnection(db: Executor, id: string, now: number): Promise<void> {
-  await db.execute('UPDATE connections SET last_used_at = $2 WHERE id = $1', [id, now]);
-}
-
 export async function pageConnections(
   db: Executor,
   organizationId: string,

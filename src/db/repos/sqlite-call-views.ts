@@ -41,20 +41,25 @@ END;`;
 export const SQLITE_START_COUNTED_CALL = `INSERT INTO counted_starts (${START_COLUMNS.join(', ')}) VALUES (${binds(START_COLUMNS)})
   RETURNING (SELECT json_group_array(json_array(bucket, hits)) FROM ${counters('counters')}) AS counted`;
 
-/** A call's settlement and its capture. */
+/**
+ * A call's settlement, its capture (none when `input` is null: zero retention) and, when `connection_used`, its
+ * connection's last use.
+ */
 const SETTLEMENT_COLUMNS = [
   'id', 'task_id', 'provider', 'connection_id', 'identity', 'outcome', 'http_status', 'error_code', 'quoted_micros', 'charged_micros',
   'latency_ms', 'updated_at', 'organization_id', 'input', 'output', 'input_bytes', 'output_bytes', 'truncated', 'size', 'created_at',
+  'connection_used',
 ];
 const SETTLED = SETTLEMENT_COLUMNS.slice(1, 12);
-const CAPTURED = SETTLEMENT_COLUMNS.slice(12);
+const CAPTURED = SETTLEMENT_COLUMNS.slice(12, 20);
 const CALL_SETTLEMENTS = `${viewOf('call_settlements', SETTLEMENT_COLUMNS)}
 CREATE TEMP TRIGGER IF NOT EXISTS call_settled INSTEAD OF INSERT ON call_settlements BEGIN
   UPDATE calls SET ${SETTLED.map((column) => `${column} = NEW.${column}`).join(', ')} WHERE id = NEW.id;
-  INSERT INTO captures (call_id, ${CAPTURED.join(', ')}) VALUES (NEW.id, ${fromNew(CAPTURED)});
+  INSERT INTO captures (call_id, ${CAPTURED.join(', ')}) SELECT NEW.id, ${fromNew(CAPTURED)} WHERE NEW.input IS NOT NULL;
+  UPDATE connections SET last_used_at = NEW.updated_at WHERE NEW.connection_used AND id = NEW.connection_id;
 END;`;
 
-/** The settlement with its capture in one statement; binds in SETTLEMENT_COLUMNS' order. */
+/** The settlement with its capture and its connection's use in one statement; binds in SETTLEMENT_COLUMNS' order. */
 export const SQLITE_SETTLE_WITH_CAPTURE = `INSERT INTO call_settlements (${SETTLEMENT_COLUMNS.join(', ')}) VALUES (${binds(SETTLEMENT_COLUMNS)})`;
 
 /** What every SQLite connection runs as it opens. */

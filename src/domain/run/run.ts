@@ -1,6 +1,5 @@
 import { performance } from 'node:perf_hooks';
 import { insertCall, insertCapture, settleCallWithCapture, startCountedCall, type CallRow, type CaptureRow } from '../../db/repos/calls.js';
-import { touchConnection } from '../../db/repos/connections.js';
 import type { Caller } from '../callers.js';
 import { captureSide } from '../audit/captured.js';
 import { checkInputShape, checkTaskInput } from '../catalog/input.js';
@@ -180,23 +179,20 @@ async function settle(
 ): Promise<number> {
   const now = Date.now();
   const latency = elapsed(ctx);
-  const { db } = ctx.gateway;
-  await Promise.all([
-    settleCallWithCapture(db, callId, {
-      task_id: plan.task.id,
-      provider: plan.task.provider,
-      connection_id: plan.connection?.id ?? null,
-      identity: plan.identity,
-      outcome,
-      http_status: status,
-      error_code: errorCode,
-      quoted_micros: plan.task.price_micros,
-      charged_micros: outcome === 'hit' ? plan.chargeMicros : 0,
-      latency_ms: latency,
-      updated_at: now,
-    }, captureOf(ctx, callId, output, secrets, now)),
-    outcome === 'hit' && plan.connection ? touchConnection(db, plan.connection.id, now) : undefined,
-  ]);
+  // A hit on a connection is its last use, written with the settlement.
+  await settleCallWithCapture(ctx.gateway.db, callId, {
+    task_id: plan.task.id,
+    provider: plan.task.provider,
+    connection_id: plan.connection?.id ?? null,
+    identity: plan.identity,
+    outcome,
+    http_status: status,
+    error_code: errorCode,
+    quoted_micros: plan.task.price_micros,
+    charged_micros: outcome === 'hit' ? plan.chargeMicros : 0,
+    latency_ms: latency,
+    updated_at: now,
+  }, captureOf(ctx, callId, output, secrets, now), outcome === 'hit' && plan.connection !== undefined);
   ctx.gateway.observer?.runFinished({ provider: plan.task.provider, outcome, totalMs: performance.now() - ctx.started, upstreamMs: ctx.upstreamMs });
   return latency;
 }
