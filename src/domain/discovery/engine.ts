@@ -551,10 +551,10 @@ export function rank(index: DiscoveryIndex, job: string, limit: number, read: Re
     };
     const covering = (doc: number) => (coverage(doc) * (deedOf(doc) < 0 ? p.missedDeed : 1)) ** p.coveragePower;
     const { takesIdentifier } = index;
-    const evaluate = (doc: number) =>
+    const evaluate = (doc: number, cover: number) =>
       (values[doc] =
         sums[doc * stride + SCORE] *
-        covering(doc) *
+        cover *
         (read.question && index.writes[doc] ? p.questionWrite : 1) *
         (read.identifier && takesIdentifier[doc] ? p.identifierFit : 1) *
         (negated[doc] ? p.negatedFit : 1) *
@@ -576,8 +576,10 @@ export function rank(index: DiscoveryIndex, job: string, limit: number, read: Re
       for (let bits = reachedBits[word]; bits !== 0; bits &= bits - 1) {
         const doc = word * 32 + 31 - Math.clz32(bits & -bits);
         const most = sums[doc * stride + SCORE] * (takesIdentifier[doc] ? identified : ceiling);
-        if (most * covers < least || most * covering(doc) < least) continue;
-        evaluate(doc);
+        if (most * covers < least) continue;
+        const cover = covering(doc);
+        if (most * cover < least) continue;
+        evaluate(doc, cover);
         keep(index, ranked, count, values, doc);
         if (ranked.length === count && !exhaustive) least = values[ranked[count - 1]];
       }
