@@ -28,9 +28,10 @@ export const NEAR_MISSES = 5;
 const MAX_TERMS = 32;
 /** Clauses of two terms or more, at most. */
 const MAX_CLAUSES = MAX_TERMS / 2;
-/** Positions in a task's `sums` (see `scratch`): its score, its coverage of the whole job; clauses' coverage follows. */
+/** Positions in a task's `sums` (see `scratch`): its score, the job terms it matched, its coverage of the whole job; clauses' coverage follows. */
 const SCORE = 0;
-const COVERED = 1;
+const MATCHED = 1;
+const COVERED = 2;
 /** Bounds on a task's value are raised by this share: a cosine of single-precision unit vectors may pass 1 by a hair. */
 const BOUND_SLACK = 1 + 1e-6;
 
@@ -95,9 +96,10 @@ export interface DiscoveryIndex {
   /**
    * Per-document work space of `rank` and `reachOf`, zero between calls (ranking is synchronous), but for `values`,
    * read only where a call wrote them. `sums` holds a task's sums side by side, so that adding a posting touches one
-   * cache line: from `doc * stride`, its score, its coverage of the whole job, then its coverage of each clause.
+   * cache line: from `doc * stride`, its score, the sum of the bits of the job terms it matched (distinct powers of
+   * two, so the sum is their bitwise or), its coverage of the whole job, then its coverage of each clause.
    */
-  scratch: { sums: Float64Array; values: Float64Array; best: Float64Array; bestWeight: Float64Array; negated: Uint8Array; matched: Uint32Array; reachedBits: Uint32Array };
+  scratch: { sums: Float64Array; values: Float64Array; best: Float64Array; bestWeight: Float64Array; negated: Uint8Array; reachedBits: Uint32Array };
 }
 
 /**
@@ -212,7 +214,7 @@ export function buildIndex(catalog: Catalog, parameters: Parameters = FITTED, sa
     vectorTerms,
     vectorMatrix,
     neighbours: sameCatalog?.neighbours ?? new Map(),
-    scratch: { sums: new Float64Array(size * (COVERED + 1 + MAX_CLAUSES)), values: new Float64Array(size), best: new Float64Array(size), bestWeight: new Float64Array(size), negated: new Uint8Array(size), matched: new Uint32Array(size), reachedBits: new Uint32Array(Math.ceil(size / 32)) },
+    scratch: { sums: new Float64Array(size * (COVERED + 1 + MAX_CLAUSES)), values: new Float64Array(size), best: new Float64Array(size), bestWeight: new Float64Array(size), negated: new Uint8Array(size), reachedBits: new Uint32Array(Math.ceil(size / 32)) },
   };
 }
 
@@ -485,17 +487,17 @@ function keep(index: DiscoveryIndex, kept: number[], count: number, values: Floa
  * two terms or more).
  */
 function accumulate(scratch: DiscoveryIndex['scratch'], reach: Reach, bit: number, importance: number, stride: number, clauseSlot: number): void {
-  const { sums, matched, reachedBits } = scratch;
+  const { sums, reachedBits } = scratch;
   const { docs, shares, counted } = reach;
   for (let i = 0; i < docs.length; i += 1) {
     const doc = docs[i];
     const at = doc * stride;
     sums[at + SCORE] += shares[i];
+    sums[at + MATCHED] += bit;
     reachedBits[doc >> 5] |= 1 << (doc & 31);
     const share = importance * counted[i];
     sums[at + COVERED] += share;
     if (clauseSlot > 0) sums[at + clauseSlot] += share;
-    matched[doc] |= bit;
   }
 }
 
@@ -511,7 +513,7 @@ export function rank(index: DiscoveryIndex, job: string, limit: number, read: Re
   const p = index.parameters;
   const terms = jobTerms(index, read.words);
   const { scratch } = index;
-  const { sums, negated, matched, reachedBits, values } = scratch;
+  const { sums, negated, reachedBits, values } = scratch;
   const size = index.tasks.length;
   const importance = terms.map((term) => {
     const { known } = term.reach;
@@ -539,7 +541,7 @@ export function rank(index: DiscoveryIndex, job: string, limit: number, read: Re
       return p.clauseMix * clause + (1 - p.clauseMix) * whole;
     };
     const unknownShare = total > 0 ? terms.reduce((sum, term, position) => sum + (term.reach.known === 0 ? importance[position] : 0), 0) / total : 0;
-    const deedOf = (doc: number) => (deeds === 0 ? 0 : (matched[doc] & deeds) !== 0 ? 1 : -1);
+    const deedOf = (doc: number) => (deeds === 0 ? 0 : (sums[doc * stride + MATCHED] & deeds) !== 0 ? 1 : -1);
     // How close the job's verbs come to the words naming the task's deed ("show" to "list", "ring" to "call").
     const verbs = read.words.filter((word) => word.verb);
     const deedCloseness = verbs.length > 0 ? deedClosenesses(index, verbs) : undefined;
@@ -598,14 +600,13 @@ export function rank(index: DiscoveryIndex, job: string, limit: number, read: Re
       verbs.length > 0 ? 1 : 0,
     ];
     const describe = (doc: number): Ranked => {
-      const words = terms.filter((_, position) => matched[doc] & (2 ** position)).map((term) => term.word);
+      const words = terms.filter((_, position) => sums[doc * stride + MATCHED] & (2 ** position)).map((term) => term.word);
       return { task: index.tasks[doc], score: Math.round(values[doc] * 1000) / 1000, matched: words, missed: terms.map((term) => term.word).filter((word) => !words.includes(word)), features: features(doc) };
     };
     const qualifying = ranked.slice(0, limit).filter((doc) => qualifies(p, features(doc)));
     if (qualifying.length > 0) return { candidates: qualifying.map(describe), nearMisses: [] };
     return { candidates: [], nearMisses: ranked.slice(0, NEAR_MISSES).map(describe) };
   } finally {
-    matched.fill(0, first, last + 1);
     reachedBits.fill(0, first >> 5, (last >> 5) + 1);
     sums.fill(0, first * stride, (last + 1) * stride);
     for (const excluded of read.negated) for (const doc of index.postings.get(excluded)?.docs ?? []) negated[doc] = 0;
