@@ -28,6 +28,10 @@ export const NEAR_MISSES = 5;
 const MAX_TERMS = 32;
 /** Clauses of two terms or more, at most. */
 const MAX_CLAUSES = MAX_TERMS / 2;
+/** Positions in a task's `sums` (see `scratch`): its score, the job terms it matched, its coverage of the whole job; clauses' coverage follows. */
+const SCORE = 0;
+const MATCHED = 1;
+const COVERED = 2;
 /** Bounds on a task's value are raised by this share: a cosine of single-precision unit vectors may pass 1 by a hair. */
 const BOUND_SLACK = 1 + 1e-6;
 
@@ -91,10 +95,11 @@ export interface DiscoveryIndex {
   reachEntries: number;
   /**
    * Per-document work space of `rank` and `reachOf`, zero between calls (ranking is synchronous), but for `values`,
-   * read only where a call wrote them. `covered` sums a task's coverage of the whole job, `clauseCovered` of each clause
-   * (clause-major: a clause's at `clause * tasks + doc`).
+   * read only where a call wrote them. `sums` holds a task's sums side by side, so that adding a posting touches one
+   * cache line: from `doc * stride`, its score, the sum of the bits of the job terms it matched (distinct powers of
+   * two, so the sum is their bitwise or), its coverage of the whole job, then its coverage of each clause.
    */
-  scratch: { scores: Float64Array; values: Float64Array; best: Float64Array; bestWeight: Float64Array; negated: Uint8Array; matched: Uint32Array; covered: Float64Array; reachedBits: Uint32Array; clauseCovered: Float64Array };
+  scratch: { sums: Float64Array; values: Float64Array; best: Float64Array; bestWeight: Float64Array; negated: Uint8Array; reachedBits: Uint32Array };
 }
 
 /**
@@ -209,7 +214,7 @@ export function buildIndex(catalog: Catalog, parameters: Parameters = FITTED, sa
     vectorTerms,
     vectorMatrix,
     neighbours: sameCatalog?.neighbours ?? new Map(),
-    scratch: { scores: new Float64Array(size), values: new Float64Array(size), best: new Float64Array(size), bestWeight: new Float64Array(size), negated: new Uint8Array(size), matched: new Uint32Array(size), covered: new Float64Array(size), reachedBits: new Uint32Array(Math.ceil(size / 32)), clauseCovered: new Float64Array(size * MAX_CLAUSES) },
+    scratch: { sums: new Float64Array(size * (COVERED + 1 + MAX_CLAUSES)), values: new Float64Array(size), best: new Float64Array(size), bestWeight: new Float64Array(size), negated: new Uint8Array(size), reachedBits: new Uint32Array(Math.ceil(size / 32)) },
   };
 }
 
@@ -478,20 +483,21 @@ function keep(index: DiscoveryIndex, kept: number[], count: number, values: Floa
 
 /**
  * Adds a job term's reach to the work space: each task's score, the term's bit among those it matched, and its coverage
- * of the whole job and of the term's clause (from `clauseOffset` in `clauseCovered`; -1 when the term is in no clause of
+ * of the whole job and of the term's clause (at `clauseSlot` of the task's sums; 0 when the term is in no clause of
  * two terms or more).
  */
-function accumulate(scratch: DiscoveryIndex['scratch'], reach: Reach, bit: number, importance: number, clauseOffset: number): void {
-  const { scores, matched, covered, clauseCovered, reachedBits } = scratch;
+function accumulate(scratch: DiscoveryIndex['scratch'], reach: Reach, bit: number, importance: number, stride: number, clauseSlot: number): void {
+  const { sums, reachedBits } = scratch;
   const { docs, shares, counted } = reach;
   for (let i = 0; i < docs.length; i += 1) {
     const doc = docs[i];
-    scores[doc] += shares[i];
+    const at = doc * stride;
+    sums[at + SCORE] += shares[i];
+    sums[at + MATCHED] += bit;
     reachedBits[doc >> 5] |= 1 << (doc & 31);
     const share = importance * counted[i];
-    covered[doc] += share;
-    if (clauseOffset >= 0) clauseCovered[clauseOffset + doc] += share;
-    matched[doc] |= bit;
+    sums[at + COVERED] += share;
+    if (clauseSlot > 0) sums[at + clauseSlot] += share;
   }
 }
 
@@ -507,7 +513,7 @@ export function rank(index: DiscoveryIndex, job: string, limit: number, read: Re
   const p = index.parameters;
   const terms = jobTerms(index, read.words);
   const { scratch } = index;
-  const { scores, negated, matched, covered, clauseCovered, reachedBits, values } = scratch;
+  const { sums, negated, reachedBits, values } = scratch;
   const size = index.tasks.length;
   const importance = terms.map((term) => {
     const { known } = term.reach;
@@ -517,23 +523,25 @@ export function rank(index: DiscoveryIndex, job: string, limit: number, read: Re
   const deeds = terms.reduce((mask, term, position) => (term.verb && term.reach.known > 0 ? mask | (2 ** position) : mask), 0);
   const clauses = [...new Set(terms.map((term) => term.clause))].map((clause) => terms.flatMap((term, position) => (term.clause === clause ? [position] : []))).filter((members) => members.length >= 2);
   const clauseOf = terms.map((_, position) => clauses.findIndex((members) => members.includes(position)));
+  const stride = COVERED + 1 + clauses.length;
   const clauseTotals = clauses.map((members) => members.reduce((sum, position) => sum + importance[position], 0));
   const total = importance.reduce((sum, value) => sum + value, 0);
   // The tasks the job's terms reach lie from `first` to `last`.
   const first = terms.reduce((least, { reach }) => (reach.docs.length > 0 ? Math.min(least, reach.docs[0]) : least), size);
   const last = terms.reduce((most, { reach }) => (reach.docs.length > 0 ? Math.max(most, reach.docs[reach.docs.length - 1]) : most), -1);
   try {
-    terms.forEach((term, position) => accumulate(scratch, term.reach, 2 ** position, importance[position], clauseOf[position] * size));
+    terms.forEach((term, position) => accumulate(scratch, term.reach, 2 ** position, importance[position], stride, clauseOf[position] < 0 ? 0 : COVERED + 1 + clauseOf[position]));
     for (const excluded of read.negated) for (const doc of index.postings.get(excluded)?.docs ?? []) negated[doc] = 1;
     // Coverage: the share of the job's weight a task matches, over the whole job and over its best clause.
     const coverage = (doc: number) => {
-      const whole = total > 0 ? covered[doc] / total : 0;
+      const at = doc * stride;
+      const whole = total > 0 ? sums[at + COVERED] / total : 0;
       let clause = whole;
-      for (let c = 0; c < clauses.length; c += 1) if (clauseTotals[c] > 0) clause = Math.max(clause, clauseCovered[c * size + doc] / clauseTotals[c]);
+      for (let c = 0; c < clauses.length; c += 1) if (clauseTotals[c] > 0) clause = Math.max(clause, sums[at + COVERED + 1 + c] / clauseTotals[c]);
       return p.clauseMix * clause + (1 - p.clauseMix) * whole;
     };
     const unknownShare = total > 0 ? terms.reduce((sum, term, position) => sum + (term.reach.known === 0 ? importance[position] : 0), 0) / total : 0;
-    const deedOf = (doc: number) => (deeds === 0 ? 0 : (matched[doc] & deeds) !== 0 ? 1 : -1);
+    const deedOf = (doc: number) => (deeds === 0 ? 0 : (sums[doc * stride + MATCHED] & deeds) !== 0 ? 1 : -1);
     // How close the job's verbs come to the words naming the task's deed ("show" to "list", "ring" to "call").
     const verbs = read.words.filter((word) => word.verb);
     const deedCloseness = verbs.length > 0 ? deedClosenesses(index, verbs) : undefined;
@@ -545,10 +553,10 @@ export function rank(index: DiscoveryIndex, job: string, limit: number, read: Re
     };
     const covering = (doc: number) => (coverage(doc) * (deedOf(doc) < 0 ? p.missedDeed : 1)) ** p.coveragePower;
     const { takesIdentifier } = index;
-    const evaluate = (doc: number) =>
+    const evaluate = (doc: number, cover: number) =>
       (values[doc] =
-        scores[doc] *
-        covering(doc) *
+        sums[doc * stride + SCORE] *
+        cover *
         (read.question && index.writes[doc] ? p.questionWrite : 1) *
         (read.identifier && takesIdentifier[doc] ? p.identifierFit : 1) *
         (negated[doc] ? p.negatedFit : 1) *
@@ -569,9 +577,11 @@ export function rank(index: DiscoveryIndex, job: string, limit: number, read: Re
     for (let word = first >> 5; word <= last >> 5; word += 1) {
       for (let bits = reachedBits[word]; bits !== 0; bits &= bits - 1) {
         const doc = word * 32 + 31 - Math.clz32(bits & -bits);
-        const most = scores[doc] * (takesIdentifier[doc] ? identified : ceiling);
-        if (most * covers < least || most * covering(doc) < least) continue;
-        evaluate(doc);
+        const most = sums[doc * stride + SCORE] * (takesIdentifier[doc] ? identified : ceiling);
+        if (most * covers < least) continue;
+        const cover = covering(doc);
+        if (most * cover < least) continue;
+        evaluate(doc, cover);
         keep(index, ranked, count, values, doc);
         if (ranked.length === count && !exhaustive) least = values[ranked[count - 1]];
       }
@@ -580,7 +590,7 @@ export function rank(index: DiscoveryIndex, job: string, limit: number, read: Re
     /** What qualifying weighs: a linear score of these, fitted as a logistic regression (scripts/discovery-fit.ts). */
     const features = (doc: number): Features => [
       1,
-      Math.log1p(scores[doc] / index.rarestIdf),
+      Math.log1p(sums[doc * stride + SCORE] / index.rarestIdf),
       coverage(doc),
       deedOf(doc),
       unknownShare,
@@ -590,18 +600,15 @@ export function rank(index: DiscoveryIndex, job: string, limit: number, read: Re
       verbs.length > 0 ? 1 : 0,
     ];
     const describe = (doc: number): Ranked => {
-      const words = terms.filter((_, position) => matched[doc] & (2 ** position)).map((term) => term.word);
+      const words = terms.filter((_, position) => sums[doc * stride + MATCHED] & (2 ** position)).map((term) => term.word);
       return { task: index.tasks[doc], score: Math.round(values[doc] * 1000) / 1000, matched: words, missed: terms.map((term) => term.word).filter((word) => !words.includes(word)), features: features(doc) };
     };
     const qualifying = ranked.slice(0, limit).filter((doc) => qualifies(p, features(doc)));
     if (qualifying.length > 0) return { candidates: qualifying.map(describe), nearMisses: [] };
     return { candidates: [], nearMisses: ranked.slice(0, NEAR_MISSES).map(describe) };
   } finally {
-    scores.fill(0, first, last + 1);
-    matched.fill(0, first, last + 1);
     reachedBits.fill(0, first >> 5, (last >> 5) + 1);
-    covered.fill(0, first, last + 1);
-    for (let c = 0; c < clauses.length; c += 1) clauseCovered.fill(0, c * size + first, c * size + last + 1);
+    sums.fill(0, first * stride, (last + 1) * stride);
     for (const excluded of read.negated) for (const doc of index.postings.get(excluded)?.docs ?? []) negated[doc] = 0;
   }
 }

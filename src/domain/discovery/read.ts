@@ -67,6 +67,8 @@ export function isStopWord(word: string): boolean {
 }
 
 const ACCENT = /\p{M}+/gu;
+/** Text of ASCII characters only, which Unicode normalization leaves as it is: the call is skipped for it. */
+const ASCII = /^[\x00-\x7f]*$/;
 
 /** Lowercase words of catalog text: prose, dotted ids, snake_case and kebab-case all split into words. */
 export function words(text: string): string[] {
@@ -87,9 +89,10 @@ export function stem(word: string): string {
 
 /** Reads a job: its content words, what it excludes, whether it is a question, whether it names an identifier. */
 export function readJob(job: string): ReadJob {
-  const normal = job.normalize('NFKC');
+  const normal = ASCII.test(job) ? job : job.normalize('NFKC');
   const text = normal.replace(QUOTED, ' ');
-  const doc = nlp().readDoc(text.replace(PATH, ' '));
+  const unpathed = text.replace(PATH, ' ');
+  const doc = nlp().readDoc(unpathed);
   const its = nlp().its;
   // Each property of every token in one call: an item per token costs more than the reading it gives.
   const tokens = doc.tokens();
@@ -99,7 +102,7 @@ export function readJob(job: string): ReadJob {
   const stops = tokens.out(its.stopWordFlag);
   const negations = tokens.out(its.negationFlag);
   const lemmas = tokens.out(its.lemma as never).map(String);
-  const read: ReadJob = { words: [], negated: [], question: false, identifier: IDENTIFIER.test(text), givesValue: text !== normal || text.search(PATH) >= 0 };
+  const read: ReadJob = { words: [], negated: [], question: false, identifier: IDENTIFIER.test(text), givesValue: text !== normal || unpathed !== text };
   let clause = 0;
   for (const [start, end] of doc.sentences().out(its.span) as unknown as [number, number][]) {
     clause += 1;
@@ -115,7 +118,8 @@ export function readJob(job: string): ReadJob {
       const type = types[at];
       if (type === 'number' || type === 'email' || type === 'url') read.givesValue = true;
       if (type !== 'word') continue;
-      const written = String(normals[at]).normalize('NFKD').replace(ACCENT, '');
+      const token = String(normals[at]);
+      const written = ASCII.test(token) ? token : token.normalize('NFKD').replace(ACCENT, '');
       if (/\d/.test(written)) read.givesValue = true;
       if (/\d/.test(written) || !/\p{L}/u.test(written)) continue;
       if (tag === 'PROPN') read.givesValue = true;
