@@ -26,6 +26,9 @@ eachDialect('run: anonymous tasks, receipts, request rendering and audit rows', 
     fakes.open.on('GET', '/weather/S%C3%A3o%20Paulo', { json: { temp: 21.5, conditions: ['sun'], city: 'São Paulo' } });
     const res = await run(h(), 'rt-open.weather.now', { city: 'São Paulo', units: 'metric' });
     expect(res.statusCode, res.payload).to.equal(200);
+    // Sent in pieces, with the length of the whole declared (not chunked).
+    expect(Number(res.headers['content-length'])).to.equal(Buffer.byteLength(res.payload));
+    expect(res.headers['transfer-encoding']).to.equal(undefined);
     expect(Object.keys(res.json)).to.deep.equal(['output', 'receipt']);
     expect(res.json.output).to.deep.equal({ temp: 21.5, conditions: ['sun'], city: 'São Paulo' });
     const { receipt } = res.json;

@@ -44,12 +44,13 @@ const outputBytes = new WeakMap<Run, Buffer>();
 const OUTPUT_OPENING = Buffer.from('{"output":');
 
 /**
- * The JSON of a run's answer, `{output, receipt}`, as bytes: the provider's answer goes out as it came, and
- * any other output is written once per run, for the capture and the caller alike.
+ * The JSON of a run's answer, `{output, receipt}`, as its bytes in order: the provider's answer goes out as it
+ * came, and any other output is written once per run, for the capture and the caller alike. The pieces are sent
+ * one after the other, never joined: joining would copy an answer of up to upstream.max_response_bytes.
  */
-export function runAnswerJson(run: Run): Buffer {
+export function runAnswerJson(run: Run): Buffer[] {
   const output = outputBytes.get(run) ?? Buffer.from(JSON.stringify(run.output ?? null));
-  return Buffer.concat([OUTPUT_OPENING, output, Buffer.from(`,"receipt":${JSON.stringify(run.receipt)}}`)]);
+  return [OUTPUT_OPENING, output, Buffer.from(`,"receipt":${JSON.stringify(run.receipt)}}`)];
 }
 
 /** What one run records about itself as it goes. */

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
 import type { ErrorCode } from '../../../domain/errors.js';
@@ -122,7 +123,11 @@ export const runTaskRoute = (gateway: Gateway): ServerRoute => operation({
   async handler(request, h) {
     const { receipt_options: receiptOptions, ...input } = request.payload ?? {};
     const run = runRequest(request.params.id, input, request.headers, receiptOptions?.principal);
-    // Sent as JSON text: the provider's answer goes out as it came, never parsed and written again.
-    return h.response(runAnswerJson((await runTask(gateway, callerOf(request), run, runCountOf(request))).run)).type('application/json; charset=utf-8');
+    // Sent as JSON text: the provider's answer goes out as it came, never parsed and written again nor copied.
+    const answer = runAnswerJson((await runTask(gateway, callerOf(request), run, runCountOf(request))).run);
+    return h
+      .response(Readable.from(answer, { objectMode: false }))
+      .bytes(answer.reduce((length, piece) => length + piece.length, 0))
+      .type('application/json; charset=utf-8');
   },
 });
