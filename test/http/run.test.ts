@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { findCall } from '../../src/db/repos/calls.js';
 import { startRunFakes } from '../fixtures/run-providers.js';
 import { eachDialect, problem, type Harness } from '../support/harness.js';
+import { STREAMED_ANSWER_BYTES } from '../../src/http/routes/tasks/run.js';
 
 const fakes = await startRunFakes();
 after(() => fakes.close());
@@ -22,11 +23,21 @@ function run(h: Harness, task: string, payload: unknown, headers: Record<string,
 eachDialect('run: anonymous tasks, receipts, request rendering and audit rows', (h) => {
   beforeEach(() => fakes.reset());
 
+  it('sends an answer past STREAMED_ANSWER_BYTES in its pieces: the same bytes, the whole length declared', async () => {
+    const city = 'x'.repeat(STREAMED_ANSWER_BYTES);
+    fakes.open.on('GET', '/weather/Lima', { json: { temp: 19, conditions: [], city } });
+    const res = await run(h(), 'rt-open.weather.now', { city: 'Lima' });
+    expect(res.statusCode, res.payload).to.equal(200);
+    expect(Number(res.headers['content-length'])).to.equal(Buffer.byteLength(res.payload)).and.above(STREAMED_ANSWER_BYTES);
+    expect(res.headers['transfer-encoding']).to.equal(undefined);
+    expect(res.json.output).to.deep.equal({ temp: 19, conditions: [], city });
+  });
+
   it('runs an anonymous task: the upstream answer unchanged, the exact receipt, a hit call and its capture', async () => {
     fakes.open.on('GET', '/weather/S%C3%A3o%20Paulo', { json: { temp: 21.5, conditions: ['sun'], city: 'São Paulo' } });
     const res = await run(h(), 'rt-open.weather.now', { city: 'São Paulo', units: 'metric' });
     expect(res.statusCode, res.payload).to.equal(200);
-    // Sent in pieces, with the length of the whole declared (not chunked).
+    // Joined, with its length declared (not chunked).
     expect(Number(res.headers['content-length'])).to.equal(Buffer.byteLength(res.payload));
     expect(res.headers['transfer-encoding']).to.equal(undefined);
     expect(Object.keys(res.json)).to.deep.equal(['output', 'receipt']);
