@@ -45,8 +45,8 @@ const OUTPUT_OPENING = Buffer.from('{"output":');
 
 /**
  * The JSON of a run's answer, `{output, receipt}`, as its bytes in order: the provider's answer goes out as it
- * came, and any other output is written once per run, for the capture and the caller alike. The pieces are sent
- * one after the other, never joined: joining would copy an answer of up to upstream.max_response_bytes.
+ * came, and any other output is written once per run, for the capture and the caller alike. The pieces are given
+ * apart so that a large answer can be sent without joining them, which would copy up to upstream.max_response_bytes.
  */
 export function runAnswerJson(run: Run): Buffer[] {
   const output = outputBytes.get(run) ?? Buffer.from(JSON.stringify(run.output ?? null));
