@@ -15,45 +15,28 @@ import { fileURLToPath } from 'node:url';
 import type { Gateway } from '../src/domain/gateway.js';
 import { createMetrics } from '../src/http/metrics.js';
 import type { Dialect } from '../test/support/databases.js';
-import { throughput, type Target } from './load.js';
+import { throughput } from './load.js';
 import { cpuBetween, cpuOf, machine } from './procstat.js';
-import { buildGateway, RUN_TASK, startBenchGateway, startScript, writeRunCatalog, type BenchGateway, type Child } from './servers.js';
+import { median, numberOption } from './report.js';
+import { buildGateway, runTarget, startBenchGateway, startScript, writeRunCatalog, type BenchGateway, type Child } from './servers.js';
 
 const resultsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
 const METRICS_TOKEN = 'bench-metrics-token-0123456789';
 
 function settings(argv: string[]) {
-  const value = (name: string, fallback: number) => {
-    const at = argv.indexOf(`--${name}`);
-    return at === -1 ? fallback : Number(argv[at + 1]);
-  };
   const only = argv.indexOf('--only');
   return {
-    rounds: value('rounds', 6),
-    seconds: value('seconds', 3),
-    connections: value('connections', 20),
+    rounds: numberOption(argv, 'rounds', 6),
+    seconds: numberOption(argv, 'seconds', 3),
+    connections: numberOption(argv, 'connections', 20),
     dialect: (only === -1 ? 'sqlite' : argv[only + 1]) as Dialect,
   };
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length % 2 ? sorted[(sorted.length - 1) / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
-};
 
 interface Round {
   runsPerSecond: number;
   cpuMsPerRun: number;
   failed: number;
-}
-
-function runTarget(gateway: BenchGateway): Target {
-  return {
-    url: `${gateway.server.url}/v1/tasks/${RUN_TASK}/run`,
-    method: 'POST',
-    headers: { authorization: `Bearer ${gateway.ownerKey}` },
-    bodies: [JSON.stringify({ city: 'Paris' })],
-  };
 }
 
 async function measure(gateway: BenchGateway, connections: number, seconds: number): Promise<Round> {

@@ -5,7 +5,9 @@
  * and quotes medians over rounds: (a) the upstream direct, (b) through a bare node:http keep-alive
  * proxy, (c) through POST /v1/tasks/{id}/run of a real `gateway serve` on SQLite and on Postgres, and
  * (d) `GET /v1/me` of the same gateway with the same key: the floor, what any authenticated request of
- * the gateway's stack costs, which the run's targets are set against. Per path: latency p50/p99 at 1
+ * the gateway's stack costs, which the run's targets are set against, and (e) a hapi route calling the
+ * upstream through undici with nothing else (bench/hapi-proxy.ts): what a run costs on the stack before it
+ * authenticates, validates or writes anything. Per path: latency p50/p99 at 1
  * connection, requests a second at 50 connections, and server CPU per request from /proc (Postgres
  * backends included; per thread too). Then POST /v1/discover over a generated 10,000-task catalog, over
  * HTTP at 1 and 10 connections with its CPU per request beside GET /v1/me's (bench/discover.ts) and
@@ -148,6 +150,8 @@ async function main(): Promise<void> {
     children.push(upstream);
     const proxy = await startScript('proxy.ts', [upstream.url]);
     children.push(proxy);
+    const hapiProxy = await startScript('hapi-proxy.ts', [upstream.url]);
+    children.push(hapiProxy);
 
     const runCatalog = path.join(work, 'bench-run.json');
     const discoveryCatalog = path.join(work, 'bench-discovery-10000.json');
@@ -166,6 +170,8 @@ async function main(): Promise<void> {
     const paths: Path[] = [
       { name: 'direct', target: upstreamCall, serverPids: async () => [] },
       { name: 'bare proxy', target: { url: `${proxy.url}/weather/Paris` }, serverPids: async () => [proxy.pid] },
+      // The run's floor on the stack itself (hapi and undici, nothing else), against the first gateway's GET /v1/me.
+      { name: 'hapi proxy', dialect: s.dialects[0], target: { url: `${hapiProxy.url}/run`, method: 'POST', bodies: [JSON.stringify({ city: 'Paris' })] }, serverPids: async () => [hapiProxy.pid] },
       ...gateways.flatMap((gateway) => [runPath(gateway), ...mcpRunPaths(gateway), floorPath(gateway)]),
       // The gateway's HTTP stack alone, with no authentication: what is under the floor.
       ...gateways.slice(0, 1).map((gateway) => gatewayPath(gateway, 'GET /health', { url: `${gateway.server.url}/health` }, true)),
@@ -199,7 +205,7 @@ async function main(): Promise<void> {
 
     const direct = rounds.direct;
     const proxyRounds = rounds['bare proxy'];
-    const summary = paths.map(({ name, dialect, diagnostic }) => {
+    const summary = paths.map(({ name, dialect, diagnostic, gatewayPid }) => {
       const r = rounds[name];
       const perRound = (pick: (x: PathRound, i: number) => number | null) => {
         const values = r.map(pick).filter((v): v is number => v !== null);
@@ -223,7 +229,7 @@ async function main(): Promise<void> {
         p50OverFloorMs: vsFloor((x, f) => x.latency.p50Ms - f.latency.p50Ms),
         throughputVsFloor: vsFloor((x, f) => x.load.perSecond / f.load.perSecond),
         cpuVsFloor: vsFloor((x, f) => (x.serverCpuMsPerRequest === null ? null : x.serverCpuMsPerRequest / f.serverCpuMsPerRequest!)),
-        threadCpuMsPerRequest: floor ? { main: threadCpu('main'), other: threadCpu('other'), postgres: threadCpu('postgres') } : null,
+        threadCpuMsPerRequest: gatewayPid !== undefined ? { main: threadCpu('main'), other: threadCpu('other'), postgres: threadCpu('postgres') } : null,
         failedRequests: r.reduce((sum, x) => sum + x.latency.failed + x.load.failed, 0),
       };
     });
@@ -275,7 +281,7 @@ async function main(): Promise<void> {
     const micros = (ms: number | null) => fixed(ms === null ? null : ms * 1000, 0);
     process.stdout.write(`\n${table(
       [`server CPU µs/req @${s.connections}, by thread`, 'main thread', 'other threads (SQLite, GC)', 'postgres backends'],
-      gatewayRows.map(({ path: name, threadCpuMsPerRequest: t }) => [name, micros(t!.main), micros(t!.other), micros(t!.postgres)]),
+      gatewayRows.flatMap(({ path: name, threadCpuMsPerRequest: t }) => (t ? [[name, micros(t.main), micros(t.other), micros(t.postgres)]] : [])),
     )}\n`);
     if (inProcess) process.stdout.write(`\n${table(
       ['discover (10,000 tasks)', 'p50 ms', 'p99 ms', 'failed'],
