@@ -151,7 +151,8 @@ async function main(): Promise<void> {
     const proxy = await startScript('proxy.ts', [upstream.url]);
     children.push(proxy);
     const hapiProxy = await startScript('hapi-proxy.ts', [upstream.url]);
-    children.push(hapiProxy);
+    const hapiProxyWriting = await startScript('hapi-proxy.ts', [upstream.url, path.join(work, 'hapi-proxy.sqlite')]);
+    children.push(hapiProxy, hapiProxyWriting);
 
     const runCatalog = path.join(work, 'bench-run.json');
     const discoveryCatalog = path.join(work, 'bench-discovery-10000.json');
@@ -170,8 +171,11 @@ async function main(): Promise<void> {
     const paths: Path[] = [
       { name: 'direct', target: upstreamCall, serverPids: async () => [] },
       { name: 'bare proxy', target: { url: `${proxy.url}/weather/Paris` }, serverPids: async () => [proxy.pid] },
-      // The run's floor on the stack itself (hapi and undici, nothing else), against the first gateway's GET /v1/me.
-      { name: 'hapi proxy', dialect: s.dialects[0], target: { url: `${hapiProxy.url}/run`, method: 'POST', bodies: [JSON.stringify({ city: 'Paris' })] }, serverPids: async () => [hapiProxy.pid] },
+      // The run's floor on the stack itself (hapi and undici, then with a run's two writes), against the first gateway's GET /v1/me.
+      ...[
+        { name: 'hapi proxy', server: hapiProxy },
+        { name: 'hapi proxy with two SQLite writes', server: hapiProxyWriting },
+      ].map(({ name, server }): Path => ({ name, dialect: s.dialects[0], target: { url: `${server.url}/run`, method: 'POST', bodies: [JSON.stringify({ city: 'Paris' })] }, serverPids: async () => [server.pid] })),
       ...gateways.flatMap((gateway) => [runPath(gateway), ...mcpRunPaths(gateway), floorPath(gateway)]),
       // The gateway's HTTP stack alone, with no authentication: what is under the floor.
       ...gateways.slice(0, 1).map((gateway) => gatewayPath(gateway, 'GET /health', { url: `${gateway.server.url}/health` }, true)),
