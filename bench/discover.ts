@@ -38,6 +38,9 @@ export function discoverTarget(gateway: BenchGateway, jobs: string[]): Target {
   };
 }
 
+/** An authenticated GET /v1/me with the owner key: the request discover's CPU is compared with. */
+export const meTarget = (gateway: BenchGateway): Target => ({ url: `${gateway.server.url}/v1/me`, headers: { authorization: `Bearer ${gateway.ownerKey}` } });
+
 export interface DiscoverRound {
   p50Ms: number;
   p99Ms: number;
@@ -63,7 +66,7 @@ export async function discoverRound(gateway: BenchGateway, jobs: string[], secon
   const target = discoverTarget(gateway, jobs);
   const one = await latencyAt(target, 1, seconds);
   const ten = await loaded(gateway, target, seconds);
-  const me = await loaded(gateway, { url: `${gateway.server.url}/v1/me`, headers: { authorization: `Bearer ${gateway.ownerKey}` } }, seconds);
+  const me = await loaded(gateway, meTarget(gateway), seconds);
   return {
     p50Ms: one.p50Ms,
     p99Ms: one.p99Ms,

@@ -1,16 +1,19 @@
 /**
- * `npm run bench:profile [-- --seconds 8 --connections 50 --only sqlite|postgres --path run|mcp|mcp-2026]`
+ * `npm run bench:profile [-- --seconds 8 --connections 50 --warm-up 1 --only sqlite|postgres --path run|mcp|mcp-2026|discover|me]`
  *
  * A CPU profile of a compiled `gateway serve` under one path's load alone: per dialect, a gateway started
  * with `--cpu-prof` (bench/servers.ts), a short warm-up, then the path at `connections` for `seconds`:
  * POST /v1/tasks/{id}/run (`run`, the default), or the same run as an MCP `run_task` on 2025-11-25 (`mcp`)
- * or 2026-07-28 (`mcp-2026`). Prints the main thread's self time during the load alone, by origin and by function
- * (bench/profile.ts); the profiles stay in bench/results/profiles/<dialect>/.
+ * or 2026-07-28 (`mcp-2026`); POST /v1/discover with bench:discover's catalog of 10,000 tasks and its jobs (`discover`);
+ * an authenticated GET /v1/me (`me`). Prints the main thread's self time during the load alone, per request, by origin
+ * and by function (bench/profile.ts); the profiles stay in bench/results/profiles/<dialect>/.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { discoverTarget, meTarget, writeDiscoveryCatalog } from './discover.js';
+import { generatedJobs } from './discovery.js';
 import { throughput, type Target } from './load.js';
 import { mcpTarget, type Generation } from './mcp.js';
 import { machine } from './procstat.js';
@@ -21,8 +24,16 @@ import { buildGateway, RUN_TASK, runTarget, startBenchGateway, startScript, writ
 const argv = process.argv.slice(2);
 const seconds = numberOption(argv, 'seconds', 8);
 const connections = numberOption(argv, 'connections', 50);
+// discover's first request loads the word vectors and English model and builds the index (seconds): kept out of the load.
+const warmUpSeconds = numberOption(argv, 'warm-up', 1);
 const runTaskCall = (generation: Generation) => (gateway: BenchGateway) => mcpTarget(gateway, 'run_task', [{ task_id: RUN_TASK, input: { city: 'Paris' } }], generation);
-const targets: Record<string, (gateway: BenchGateway) => Target> = { run: runTarget, mcp: runTaskCall('earlier'), 'mcp-2026': runTaskCall('modern') };
+const targets: Record<string, (gateway: BenchGateway) => Target> = {
+  run: runTarget,
+  mcp: runTaskCall('earlier'),
+  'mcp-2026': runTaskCall('modern'),
+  discover: (gateway) => discoverTarget(gateway, generatedJobs(200)),
+  me: meTarget,
+};
 const pathAt = argv.indexOf('--path');
 const targetOf = targets[pathAt === -1 ? 'run' : argv[pathAt + 1]];
 if (!targetOf) throw new Error(`--path is one of ${Object.keys(targets).join(', ')}`);
@@ -32,8 +43,9 @@ try {
   const entry = buildGateway(path.join(work, 'package'));
   const upstream = await startScript('upstream.ts');
   try {
-    const catalog = path.join(work, 'bench-run.json');
-    writeRunCatalog(catalog, upstream.url);
+    const catalog = path.join(work, 'bench-catalog.json');
+    if (targetOf === targets.discover) writeDiscoveryCatalog(catalog, 10_000);
+    else writeRunCatalog(catalog, upstream.url);
     for (const dialect of dialectsOption(argv)) {
       const profileDir = path.join(profilesDir, dialect);
       rmSync(profileDir, { recursive: true, force: true });
@@ -43,7 +55,7 @@ try {
       let load;
       let window;
       try {
-        await throughput(target, 10, 1);
+        await throughput(target, 10, warmUpSeconds);
         const fromMicros = now();
         load = await throughput(target, connections, seconds);
         window = { fromMicros, toMicros: now() };
@@ -52,10 +64,11 @@ try {
       }
       // The load's samples alone: neither the start (modules, catalog) nor the warm-up.
       const profile = summariseProfile(profileDir, 30, window);
-      process.stdout.write(`\n${dialect}: ${load.requests} runs (${Math.round(load.perSecond)} a second, ${load.failed} failed); ${profile.totalMs} ms of main-thread samples during the load, idle left out\nself time by origin:\n`);
-      for (const entry of profile.byOrigin) process.stdout.write(`  ${entry.percent.toFixed(1).padStart(5)}%  ${entry.origin}\n`);
+      const perRequest = (percent: number) => `${((profile.totalMs * percent) / 100 / Math.max(load.requests, 1) * 1000).toFixed(1).padStart(6)} µs`;
+      process.stdout.write(`\n${dialect}: ${load.requests} requests (${Math.round(load.perSecond)} a second, ${load.failed} failed); ${profile.totalMs} ms of main-thread samples during the load, idle left out (${perRequest(100)} a request)\nself time by origin, share and per request:\n`);
+      for (const entry of profile.byOrigin) process.stdout.write(`  ${entry.percent.toFixed(1).padStart(5)}% ${perRequest(entry.percent)}  ${entry.origin}\n`);
       process.stdout.write('by function:\n');
-      for (const entry of profile.byFunction) process.stdout.write(`  ${entry.percent.toFixed(1).padStart(5)}%  ${entry.frame}\n`);
+      for (const entry of profile.byFunction) process.stdout.write(`  ${entry.percent.toFixed(1).padStart(5)}% ${perRequest(entry.percent)}  ${entry.frame}\n`);
     }
   } finally {
     await upstream.stop();
