@@ -17,7 +17,7 @@ interface Waiter<R> {
  * none runs goes at once, alone; those issued while one is under way go together as the next statement. A
  * burst of requests (after the event loop was busy, say) then costs one round trip per group, not one per
  * request in turn on a few connections, so a request waits at most two round trips whatever is ahead of it.
- * One grouping per database: `read` answers the rows of the keys it is given, `keyOf` a row's key.
+ * One grouping per Postgres database: `read` answers the rows of the keys it is given, `keyOf` a row's key.
  */
 export function groupedLookup<R>(read: (db: Lookups, keys: string[]) => Promise<R[]>, keyOf: (row: R) => string) {
   const perDatabase = new WeakMap<Lookups, (key: string) => Promise<R | undefined>>();
@@ -48,6 +48,9 @@ export function groupedLookup<R>(read: (db: Lookups, keys: string[]) => Promise<
   }
 
   return (db: Pick<Database, 'lookups'>, key: string): Promise<R | undefined> => {
+    // SQLite runs the statements queued on its reads connection one after another with no round trip between
+    // them: grouping would only make a lookup wait for the answer to the one before it.
+    if (db.lookups.dialect === 'sqlite') return read(db.lookups, [key]).then((rows) => rows[0]);
     let lookup = perDatabase.get(db.lookups);
     if (!lookup) perDatabase.set(db.lookups, (lookup = grouping(db.lookups)));
     return lookup(key);
