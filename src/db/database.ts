@@ -41,8 +41,15 @@ export interface Database extends Executor {
   selectRelaxed<T = Record<string, unknown>>(sql: string, bind?: unknown[]): Promise<T[]>;
   /** `execute` with the same relaxed commit as selectRelaxed. */
   executeRelaxed(sql: string, bind?: unknown[]): Promise<number>;
+  /**
+   * For the short reads every request or readiness check waits on before any work (a credential's lookup):
+   * on connections of their own, so no queue of other statements delays them (on Postgres a pool of its
+   * own; SQLite's reads already have a connection beside the writes).
+   */
+  lookups: Pick<Executor, 'dialect' | 'select'>;
   /** Runs `work` in one write transaction, committed when it resolves and rolled back when it throws. */
   transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
+  /** Whether the database answers, on the lookups' connections: it says nothing about how busy the others are. */
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -148,6 +155,7 @@ export async function openDatabase(url: string, { create = true }: OpenOptions =
   const sequelize = () => (connected ??= createSequelize(url, dialect, storage));
   let direct: DirectDriver | undefined;
   let relaxed: DirectDriver | undefined;
+  let lookups: DirectDriver | undefined;
 
   // Where statements run is decided here, once: on the prepared driver statements, except in memory.
   const viaSequelize = (transaction?: SequelizeTransaction): Executor => ({
@@ -182,21 +190,23 @@ export async function openDatabase(url: string, { create = true }: OpenOptions =
     execute: (sql, bind) => autocommit.execute(sql, bind),
     selectRelaxed: (sql, bind = []) => (relaxed ? relaxed.all(sql, bind) : database.select(sql, bind)),
     executeRelaxed: (sql, bind = []) => (relaxed ? relaxed.run(sql, bind) : database.execute(sql, bind)),
+    lookups: { dialect, select: (sql, bind = []) => (lookups ? lookups.all(sql, bind) : database.select(sql, bind)) },
     async transaction(work) {
       if (direct) return direct.transaction((statements) => work(inTransaction(viaDriver(statements))));
       return (await sequelize()).transaction((t) => work(inTransaction(viaSequelize(t))));
     },
     async ping() {
-      await database.select('SELECT 1');
+      await database.lookups.select('SELECT 1');
     },
     async close() {
-      await Promise.all([connected?.then((opened) => opened.close()), direct?.close(), relaxed?.close()]);
+      await Promise.all([connected?.then((opened) => opened.close()), direct?.close(), relaxed?.close(), lookups?.close()]);
     },
   };
   try {
     if (dialect === 'postgres') {
       direct = await openPostgresDirect(url);
-      relaxed = await openPostgresDirect(url, true);
+      relaxed = await openPostgresDirect(url, 'relaxed');
+      lookups = await openPostgresDirect(url, 'lookups');
     } else if (!inMemory) {
       const driver = await loadSqlite();
       direct = await openSqliteDirect(storage!, sqlitePragmas, create ? undefined : driver.OPEN_READWRITE | driver.OPEN_FULLMUTEX);

@@ -340,17 +340,28 @@ function pgStatements(client: pg.Pool | pg.PoolClient, names: Map<string, string
 }
 
 /**
- * `relaxed`: a pool whose commits do not wait for the WAL flush (synchronous_commit=off), for writes
- * whose loss in a crash is harmless, such as rate-limit counters. The database stays consistent.
+ * The gateway's Postgres pools, each on connections of its own, since pg's pool serves whoever asked first and
+ * a full pool makes every later statement queue behind the ones ahead of it.
  */
-export async function openPostgresDirect(url: string, relaxed = false): Promise<DirectDriver> {
+export const POSTGRES_POOLS = {
+  /** The work's statements and transactions, whose commits wait for the WAL flush. */
+  shared: { max: 10 },
+  /** Writes whose loss in a crash is harmless, such as rate-limit counters: commits do not wait for the WAL flush. */
+  relaxed: { max: 4, options: '-c synchronous_commit=off' },
+  /**
+   * The short reads every request or readiness check waits on before any work: credential lookups, grouped
+   * so at most one of each kind runs at once (grouped-lookups.ts), and `SELECT 1`. Three connections: one per
+   * kind of lookup and one for the ping, so none waits for a connection; no tenant's writes can take them.
+   */
+  lookups: { max: 3 },
+} satisfies Record<string, { max: number; options?: string }>;
+
+export type PostgresPool = keyof typeof POSTGRES_POOLS;
+
+/** One of POSTGRES_POOLS, its statements prepared once per connection. */
+export async function openPostgresDirect(url: string, kind: PostgresPool = 'shared'): Promise<DirectDriver> {
   const { Pool } = await loadPg();
-  const pool = new Pool({
-    connectionString: url,
-    max: relaxed ? 4 : 10,
-    idleTimeoutMillis: 10_000,
-    ...(relaxed ? { options: '-c synchronous_commit=off' } : {}),
-  });
+  const pool = new Pool({ connectionString: url, idleTimeoutMillis: 10_000, ...POSTGRES_POOLS[kind] });
   // A pooled client that loses its server emits 'error'; the next query opens a fresh one.
   pool.on('error', () => undefined);
   const names = new Map<string, string>();

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { openDatabase, type Database } from '../../src/db/database.js';
-import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
+import pg from 'pg';
+import { adminPostgresUrl, createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
 
 /** The executor's promises: statements alone commit on their own; a transaction commits whole or not at all. */
 for (const dialect of dialects) {
@@ -165,6 +166,31 @@ describe('the executor on an in-memory SQLite database', () => {
       expect(await db.select('SELECT id FROM notes')).to.deep.equal([{ id: 'kept' }]);
     } finally {
       await db.close();
+    }
+  });
+});
+
+describe('the executor on Postgres: its pools', function () {
+  this.timeout(60000);
+
+  it('closes every connection it opened, the lookups\' pool with the others', async () => {
+    const database = await createTestDatabase('postgres');
+    const name = decodeURIComponent(new URL(database.url).pathname.slice(1));
+    const admin = new pg.Client({ connectionString: adminPostgresUrl });
+    await admin.connect();
+    const sessions = async () =>
+      Number((await admin.query<{ n: string }>('SELECT COUNT(*) AS n FROM pg_stat_activity WHERE datname = $1', [name])).rows[0].n);
+    try {
+      const db = await openDatabase(database.url);
+      await Promise.all([db.select('SELECT 1'), db.selectRelaxed('SELECT 1'), db.lookups.select('SELECT 1')]);
+      expect(await sessions()).to.be.at.least(3);
+      await db.close();
+      // A backend leaves pg_stat_activity a moment after its client's socket closes.
+      for (let waited = 0; (await sessions()) > 0 && waited < 5000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await sessions()).to.equal(0);
+    } finally {
+      await admin.end();
+      await database.drop();
     }
   });
 });

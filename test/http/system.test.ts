@@ -1,10 +1,19 @@
 import { expect } from 'chai';
+import { POSTGRES_POOLS } from '../../src/db/direct.js';
 import { revokeApiKey } from '../../src/domain/api-keys.js';
 import { errorCodes } from '../../src/domain/errors.js';
 import { setOrganizationStatus, setTrustedOrigins } from '../../src/domain/organizations.js';
+import { issueUserToken } from '../../src/domain/tokens.js';
 import { eachDialect, problem } from '../support/harness.js';
 
-eachDialect('system routes and callers', (h) => {
+/** `answer` within `ms`, or a failure naming what it waited for (a probe queued behind held connections never answers). */
+function within<T>(answer: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms)));
+  return Promise.race([answer, late]).finally(() => clearTimeout(timer));
+}
+
+eachDialect('system routes and callers', (h, dialect) => {
   it('answers /health with 204 and an empty body', async () => {
     const res = await h().request({ method: 'GET', url: '/health', headers: { authorization: null } });
     expect(res.statusCode).to.equal(204);
@@ -19,6 +28,56 @@ eachDialect('system routes and callers', (h) => {
     expect(res.json.key.role).to.equal('owner');
     expect(res.json.principal).to.equal('organization');
   });
+
+  it('answers credentials looked up at once (grouped into one read) each with its own caller, refusing the revoked, expired and unknown', async () => {
+    const { gateway, organizationId } = h();
+    const [member, admin, revoked] = await Promise.all(['member', 'admin', 'member'].map((role) => h().keyWithRole(role as 'member' | 'admin')));
+    const revokedId = (await h().request({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${revoked}` } })).json.key.id;
+    await revokeApiKey(gateway, organizationId, revokedId);
+    const live = await issueUserToken(gateway, organizationId, { principal: 'user:ada', expires_in: 120 }, 'cli');
+    const expired = await issueUserToken(gateway, organizationId, { principal: 'user:old', expires_in: 60 }, 'cli', Date.now() - 120_000);
+    const bearers = [member, admin, revoked, 'gw_live_unknown', member, h().ownerKey, live.token, expired.token, live.token];
+    const answers = await Promise.all(bearers.map((bearer) => h().request({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${bearer}` } })));
+    expect(answers.map((answer) => answer.statusCode)).to.deep.equal([200, 200, 401, 401, 200, 200, 200, 401, 200]);
+    expect(answers.map((answer) => answer.json.key?.role ?? answer.json.principal ?? answer.json.code)).to.deep.equal(
+      ['member', 'admin', 'invalid_token', 'invalid_token', 'member', 'owner', 'user:ada', 'invalid_token', 'user:ada'],
+    );
+    expect(answers[0].json.key.id).to.equal(answers[4].json.key.id).and.not.equal(answers[1].json.key.id);
+  });
+
+  if (dialect === 'postgres') {
+    it("answers /health and a key's /v1/me while every connection of the shared pool is held by a transaction", async () => {
+      const { db } = h().gateway;
+      const size = POSTGRES_POOLS.shared.max;
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let holding = 0;
+      let full!: () => void;
+      const allHeld = new Promise<void>((resolve) => (full = resolve));
+      const transactions = Array.from({ length: size }, () =>
+        db.transaction(async () => {
+          if (++holding === size) full();
+          await released;
+        }),
+      );
+      let sharedAnswered = false;
+      try {
+        await allHeld;
+        const shared = db.select('SELECT 1').then(() => (sharedAnswered = true));
+        const health = await within(h().request({ method: 'GET', url: '/health', headers: { authorization: null } }), 5000, '/health');
+        const me = await within(h().request({ method: 'GET', url: '/v1/me' }), 5000, '/v1/me');
+        expect(health.statusCode).to.equal(204);
+        expect(me.statusCode).to.equal(200);
+        // The shared pool was exhausted all along: a statement on it still waits.
+        expect(sharedAnswered).to.equal(false);
+        release();
+        await shared;
+      } finally {
+        release();
+        await Promise.all(transactions);
+      }
+    });
+  }
 
   it('answers 401 unauthenticated without a bearer credential', async () => {
     problem(await h().request({ method: 'GET', url: '/v1/me', headers: { authorization: null } }), 401, 'unauthenticated');

@@ -1,4 +1,5 @@
-import type { Executor } from '../database.js';
+import type { Database, Executor } from '../database.js';
+import { groupedLookup, keysIn } from '../grouped-lookups.js';
 import { decodeTrustedOrigins, type OrganizationRow } from './organizations.js';
 
 export type Role = 'owner' | 'admin' | 'member';
@@ -42,16 +43,21 @@ export type KeyWithOrganization = Pick<ApiKeyRow, 'id' | 'role' | 'name' | 'key_
   organization: Pick<OrganizationRow, 'id' | 'name' | 'display_name' | 'status' | 'trusted_origins' | 'approval_policy'>;
 };
 
-/** The hot lookup of every request: one indexed read, no ORM instance. */
-export async function findActiveKeyByHash(db: Executor, keyHash: string): Promise<KeyWithOrganization | null> {
-  const rows = await db.select<Record<string, string>>(
-    `SELECT k.id, k.role, k.name, k.key_hash, o.id AS org_id, o.name AS org_name, o.display_name AS org_display_name, o.status AS org_status,
-            o.trusted_origins AS org_origins, o.approval_policy AS org_approval_policy
-       FROM api_keys k JOIN organizations o ON o.id = k.organization_id
-      WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
-    [keyHash],
-  );
-  const row = rows[0];
+const activeKeysByHash = groupedLookup(
+  (db, hashes) =>
+    db.select<Record<string, string>>(
+      `SELECT k.id, k.role, k.name, k.key_hash, o.id AS org_id, o.name AS org_name, o.display_name AS org_display_name, o.status AS org_status,
+              o.trusted_origins AS org_origins, o.approval_policy AS org_approval_policy
+         FROM api_keys k JOIN organizations o ON o.id = k.organization_id
+        WHERE k.key_hash IN (${keysIn(db.dialect, '$1')}) AND k.revoked_at IS NULL`,
+      [JSON.stringify(hashes)],
+    ),
+  (row) => row.key_hash,
+);
+
+/** The hot lookup of every request: an indexed read on the lookups' connections, grouped with the others under way. */
+export async function findActiveKeyByHash(db: Pick<Database, 'lookups'>, keyHash: string): Promise<KeyWithOrganization | null> {
+  const row = await activeKeysByHash(db, keyHash);
   if (!row) return null;
   return {
     id: row.id,

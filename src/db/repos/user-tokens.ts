@@ -1,4 +1,5 @@
-import type { Executor } from '../database.js';
+import type { Database, Executor } from '../database.js';
+import { groupedLookup, keysIn } from '../grouped-lookups.js';
 import { selectPage, type PageQuery } from '../pages.js';
 import { decodeTrustedOrigins, type OrganizationRow } from './organizations.js';
 
@@ -55,16 +56,22 @@ export type TokenWithOrganization = Pick<UserTokenRow, 'id' | 'principal' | 'exp
   organization: Pick<OrganizationRow, 'id' | 'name' | 'display_name' | 'status' | 'trusted_origins' | 'approval_policy'>;
 };
 
-export async function findLiveTokenByHash(db: Executor, tokenHash: string, now: number): Promise<TokenWithOrganization | null> {
-  const rows = await db.select<Record<string, string | number>>(
-    `SELECT t.id, t.principal, t.expires_at, t.issued_by, t.token_hash, o.id AS org_id, o.name AS org_name, o.display_name AS org_display_name,
-            o.status AS org_status, o.trusted_origins AS org_origins, o.approval_policy AS org_approval_policy
-       FROM user_tokens t JOIN organizations o ON o.id = t.organization_id
-      WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND t.expires_at > $2`,
-    [tokenHash, now],
-  );
-  const row = rows[0];
-  if (!row) return null;
+const unrevokedTokensByHash = groupedLookup(
+  (db, hashes) =>
+    db.select<Record<string, string | number>>(
+      `SELECT t.id, t.principal, t.expires_at, t.issued_by, t.token_hash, o.id AS org_id, o.name AS org_name, o.display_name AS org_display_name,
+              o.status AS org_status, o.trusted_origins AS org_origins, o.approval_policy AS org_approval_policy
+         FROM user_tokens t JOIN organizations o ON o.id = t.organization_id
+        WHERE t.token_hash IN (${keysIn(db.dialect, '$1')}) AND t.revoked_at IS NULL`,
+      [JSON.stringify(hashes)],
+    ),
+  (row) => String(row.token_hash),
+);
+
+/** A principal-bound token's lookup, grouped like a key's (api-keys.ts); its expiry is checked against each caller's `now`. */
+export async function findLiveTokenByHash(db: Pick<Database, 'lookups'>, tokenHash: string, now: number): Promise<TokenWithOrganization | null> {
+  const row = await unrevokedTokensByHash(db, tokenHash);
+  if (!row || Number(row.expires_at) <= now) return null;
   return {
     id: String(row.id),
     principal: String(row.principal),
