@@ -50,6 +50,12 @@ eachDialect('webhook delivery', (h) => {
     return worker;
   }
 
+  /** The suite's gateway with other webhook settings (the suite's timeout is generous, so a loaded machine's slow answer is not a timeout). */
+  function withWebhooks(settings: Partial<Gateway['config']['webhooks']>): Gateway {
+    const gateway = h().gateway;
+    return { ...gateway, config: { ...gateway.config, webhooks: { ...gateway.config.webhooks, ...settings } } };
+  }
+
   const emit = (type: Parameters<typeof emitConnectionEvent>[2] = 'connection.created') =>
     emitConnectionEvent(h().gateway.db, h().organizationId, type, connection);
 
@@ -160,7 +166,7 @@ eachDialect('webhook delivery', (h) => {
   it('gives up on a receiver that never answers within webhooks.timeout_ms', async () => {
     const { receiver, webhookId } = await hookedReceiver(() => ({ hang: true }));
     const eventId = await emit();
-    startWorker();
+    startWorker(withWebhooks({ timeout_ms: 300 }));
     await eventually('the delivery to fail', settled(webhookId, eventId, 'failed'));
     expect(receiver.receipts).to.have.length(3);
     expect(await deliveryOf(webhookId, eventId)).to.include({ last_status: null, last_error: 'no answer within 300 ms' });
@@ -218,10 +224,9 @@ eachDialect('webhook delivery', (h) => {
     const events: string[] = [];
     for (let i = 0; i < 40; i++) events.push(await emit());
     // Delivery is at least once: an attempt that outlives its lease (timeout_ms plus a margin) is sent again
-    // by the other worker. The suite's 300 ms timeout lets a loaded machine outlive it, so these two workers
-    // hold leases long enough that only a second claim of a live lease could send an event twice.
-    const gateway = h().gateway;
-    const patient = { ...gateway, config: { ...gateway.config, webhooks: { ...gateway.config.webhooks, timeout_ms: 60_000 } } };
+    // by the other worker. A loaded machine can outlive the suite's timeout, so these two workers hold leases
+    // long enough that only a second claim of a live lease could send an event twice.
+    const patient = withWebhooks({ timeout_ms: 60_000 });
     startWorker(patient);
     startWorker(patient);
     await eventually('every delivery', async () => {
@@ -241,8 +246,7 @@ eachDialect('webhook delivery', (h) => {
     receivers.push(receiver);
     const created = await h().request({ method: 'POST', url: '/v1/webhooks', payload: { url: receiver.url.replace('127.0.0.1', 'localhost') } });
     const eventId = await emit();
-    const strict = { ...h().gateway, config: { ...h().gateway.config, webhooks: { ...h().gateway.config.webhooks, allow_private_targets: false } } };
-    startWorker(strict);
+    startWorker(withWebhooks({ allow_private_targets: false }));
     await eventually('the delivery to fail', settled(created.json.id, eventId, 'failed'));
     expect(receiver.receipts).to.have.length(0);
     expect((await deliveryOf(created.json.id, eventId)).last_error).to.match(/^target refused: localhost resolves to (127\.0\.0\.1|::1), a loopback address$/);
@@ -259,6 +263,6 @@ eachDialect('webhook delivery', (h) => {
   });
 }, {
   config: {
-    webhooks: { allow_private_targets: true, retry_base_ms: 20, timeout_ms: 300, max_attempts: 3, poll_interval_ms: 20, max_per_org: 1000 },
+    webhooks: { allow_private_targets: true, retry_base_ms: 20, timeout_ms: 5000, max_attempts: 3, poll_interval_ms: 20, max_per_org: 1000 },
   },
 });
