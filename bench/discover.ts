@@ -15,7 +15,7 @@ import { generatedCatalog, generatedJobs } from './discovery.js';
 import { latencyAt, throughput, type Target } from './load.js';
 import { cpuBetween, cpuOf, machine } from './procstat.js';
 import { dialectsOption, fixed, median, numberOption, table } from './report.js';
-import { buildGateway, startBenchGateway, type BenchGateway } from './servers.js';
+import { buildGateway, meTarget, startBenchGateway, type BenchGateway } from './servers.js';
 import { githubJobs } from '../test/fixtures/discovery/sets.js';
 
 export const DISCOVER_TARGETS = { p99Ms: 10, cpuVsMe: 2, connections: 10 };
@@ -37,9 +37,6 @@ export function discoverTarget(gateway: BenchGateway, jobs: string[]): Target {
     bodies: jobs.map((task) => JSON.stringify({ task, limit: 5 })),
   };
 }
-
-/** An authenticated GET /v1/me with the owner key: the request discover's CPU is compared with. */
-export const meTarget = (gateway: BenchGateway): Target => ({ url: `${gateway.server.url}/v1/me`, headers: { authorization: `Bearer ${gateway.ownerKey}` } });
 
 export interface DiscoverRound {
   p50Ms: number;

@@ -12,14 +12,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { discoverTarget, meTarget, writeDiscoveryCatalog } from './discover.js';
+import { discoverTarget, writeDiscoveryCatalog } from './discover.js';
 import { generatedJobs } from './discovery.js';
 import { throughput, type Target } from './load.js';
 import { mcpTarget, type Generation } from './mcp.js';
 import { machine } from './procstat.js';
 import { summariseProfile } from './profile.js';
 import { dialectsOption, numberOption } from './report.js';
-import { buildGateway, RUN_TASK, runTarget, startBenchGateway, startScript, writeRunCatalog, type BenchGateway } from './servers.js';
+import { buildGateway, meTarget, RUN_TASK, runTarget, startBenchGateway, startScript, writeRunCatalog, type BenchGateway } from './servers.js';
 
 const argv = process.argv.slice(2);
 const seconds = numberOption(argv, 'seconds', 8);

@@ -28,7 +28,7 @@ import { latencyAtOne, throughput, type LatencyResult, type Target, type Through
 import { cpuBetween, cpuOf, machine, threadCpuBetween, threadCpuOf, type ThreadKind } from './procstat.js';
 import { summariseProfile, type ProfileSummary } from './profile.js';
 import { dialectsOption, fixed, median, numberOption, table } from './report.js';
-import { buildGateway, RUN_TASK, runTarget, startBenchGateway, startScript, writeRunCatalog, type BenchGateway, type Child } from './servers.js';
+import { buildGateway, meTarget, RUN_TASK, runTarget, startBenchGateway, startScript, writeRunCatalog, type BenchGateway, type Child } from './servers.js';
 
 const resultsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
 
@@ -127,7 +127,7 @@ function mcpRunPaths(gateway: BenchGateway): Path[] {
 
 /** The floor: the same key's `GET /v1/me` (hapi, the auth strategy with its hash and read, a JSON answer). */
 function floorPath(gateway: BenchGateway): Path {
-  return gatewayPath(gateway, 'GET /v1/me', { url: `${gateway.server.url}/v1/me`, headers: { authorization: `Bearer ${gateway.ownerKey}` } }, true);
+  return gatewayPath(gateway, 'GET /v1/me', meTarget(gateway), true);
 }
 
 /**

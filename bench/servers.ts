@@ -108,6 +108,11 @@ export function runTarget(gateway: Pick<BenchGateway, 'server' | 'ownerKey'>): T
   };
 }
 
+/** An authenticated GET /v1/me with the owner key: the floor runs and discover are compared with. */
+export function meTarget(gateway: Pick<BenchGateway, 'server' | 'ownerKey'>): Target {
+  return { url: `${gateway.server.url}/v1/me`, headers: { authorization: `Bearer ${gateway.ownerKey}` } };
+}
+
 /** A catalog with the benchmark's run alone. */
 export function writeRunCatalog(file: string, upstreamUrl: string): void {
   const { provider, task } = runCatalogEntries(upstreamUrl);
