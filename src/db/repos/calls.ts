@@ -1,5 +1,5 @@
 import type { Database, Executor } from '../database.js';
-import { CALL_COLUMNS, SQLITE_SETTLE_WITH_CAPTURE, SQLITE_START_COUNTED_CALL } from './sqlite-call-views.js';
+import { CALL_COLUMNS, SQLITE_NO_CAPTURE, SQLITE_SETTLE_WITH_CAPTURE, SQLITE_START_COUNTED_CALL } from './sqlite-call-views.js';
 import { principalSeenStatement } from './principals.js';
 import { countHitsStatement, hitsInOrder, type Counting } from './rate-limits.js';
 import { selectPage, whereClause, type Condition, type PageQuery } from '../pages.js';
@@ -161,7 +161,7 @@ export async function settleCallWithCapture(db: Database, id: string, s: CallSet
   if (capture === null && !connectionUsed) {
     await db.execute(SETTLE, settlement);
   } else if (db.dialect === 'sqlite') {
-    const captured = capture === null ? [null, null, null, null, null, null, null, null] : captureValues(capture);
+    const captured = capture === null ? SQLITE_NO_CAPTURE : captureValues(capture);
     await db.execute(SQLITE_SETTLE_WITH_CAPTURE, [...settlement, ...captured, connectionUsed]);
   } else if (capture === null) {
     await db.execute(`WITH settled AS (${SETTLE} RETURNING id) ${TOUCH_CONNECTION}`, settlement);

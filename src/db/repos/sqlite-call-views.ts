@@ -62,5 +62,8 @@ END;`;
 /** The settlement with its capture and its connection's use in one statement; binds in SETTLEMENT_COLUMNS' order. */
 export const SQLITE_SETTLE_WITH_CAPTURE = `INSERT INTO call_settlements (${SETTLEMENT_COLUMNS.join(', ')}) VALUES (${binds(SETTLEMENT_COLUMNS)})`;
 
+/** SQLITE_SETTLE_WITH_CAPTURE's capture binds when none is kept (zero retention): a null for each captured column. */
+export const SQLITE_NO_CAPTURE: null[] = CAPTURED.map(() => null);
+
 /** What every SQLite connection runs as it opens. */
 export const SQLITE_CALL_VIEWS = `${COUNTED_STARTS}\n${CALL_SETTLEMENTS}`;
