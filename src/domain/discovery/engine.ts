@@ -28,10 +28,11 @@ export const NEAR_MISSES = 5;
 const MAX_TERMS = 32;
 /** Clauses of two terms or more, at most. */
 const MAX_CLAUSES = MAX_TERMS / 2;
-/** Positions in a task's `sums` (see `scratch`): its score, the job terms it matched, its coverage of the whole job; clauses' coverage follows. */
+/** Positions in a task's `sums` (see `scratch`): its score, the job terms it matched, its coverage of the whole job, then each clause's coverage. */
 const SCORE = 0;
 const MATCHED = 1;
 const COVERED = 2;
+const CLAUSES = 3;
 /** Bounds on a task's value are raised by this share: a cosine of single-precision unit vectors may pass 1 by a hair. */
 const BOUND_SLACK = 1 + 1e-6;
 
@@ -214,7 +215,7 @@ export function buildIndex(catalog: Catalog, parameters: Parameters = FITTED, sa
     vectorTerms,
     vectorMatrix,
     neighbours: sameCatalog?.neighbours ?? new Map(),
-    scratch: { sums: new Float64Array(size * (COVERED + 1 + MAX_CLAUSES)), values: new Float64Array(size), best: new Float64Array(size), bestWeight: new Float64Array(size), negated: new Uint8Array(size), reachedBits: new Uint32Array(Math.ceil(size / 32)) },
+    scratch: { sums: new Float64Array(size * (CLAUSES + MAX_CLAUSES)), values: new Float64Array(size), best: new Float64Array(size), bestWeight: new Float64Array(size), negated: new Uint8Array(size), reachedBits: new Uint32Array(Math.ceil(size / 32)) },
   };
 }
 
@@ -523,21 +524,21 @@ export function rank(index: DiscoveryIndex, job: string, limit: number, read: Re
   const deeds = terms.reduce((mask, term, position) => (term.verb && term.reach.known > 0 ? mask | (2 ** position) : mask), 0);
   const clauses = [...new Set(terms.map((term) => term.clause))].map((clause) => terms.flatMap((term, position) => (term.clause === clause ? [position] : []))).filter((members) => members.length >= 2);
   const clauseOf = terms.map((_, position) => clauses.findIndex((members) => members.includes(position)));
-  const stride = COVERED + 1 + clauses.length;
+  const stride = CLAUSES + clauses.length;
   const clauseTotals = clauses.map((members) => members.reduce((sum, position) => sum + importance[position], 0));
   const total = importance.reduce((sum, value) => sum + value, 0);
   // The tasks the job's terms reach lie from `first` to `last`.
   const first = terms.reduce((least, { reach }) => (reach.docs.length > 0 ? Math.min(least, reach.docs[0]) : least), size);
   const last = terms.reduce((most, { reach }) => (reach.docs.length > 0 ? Math.max(most, reach.docs[reach.docs.length - 1]) : most), -1);
   try {
-    terms.forEach((term, position) => accumulate(scratch, term.reach, 2 ** position, importance[position], stride, clauseOf[position] < 0 ? 0 : COVERED + 1 + clauseOf[position]));
+    terms.forEach((term, position) => accumulate(scratch, term.reach, 2 ** position, importance[position], stride, clauseOf[position] < 0 ? 0 : CLAUSES + clauseOf[position]));
     for (const excluded of read.negated) for (const doc of index.postings.get(excluded)?.docs ?? []) negated[doc] = 1;
     // Coverage: the share of the job's weight a task matches, over the whole job and over its best clause.
     const coverage = (doc: number) => {
       const at = doc * stride;
       const whole = total > 0 ? sums[at + COVERED] / total : 0;
       let clause = whole;
-      for (let c = 0; c < clauses.length; c += 1) if (clauseTotals[c] > 0) clause = Math.max(clause, sums[at + COVERED + 1 + c] / clauseTotals[c]);
+      for (let c = 0; c < clauses.length; c += 1) if (clauseTotals[c] > 0) clause = Math.max(clause, sums[at + CLAUSES + c] / clauseTotals[c]);
       return p.clauseMix * clause + (1 - p.clauseMix) * whole;
     };
     const unknownShare = total > 0 ? terms.reduce((sum, term, position) => sum + (term.reach.known === 0 ? importance[position] : 0), 0) / total : 0;
