@@ -305,6 +305,14 @@ eachDialect(
       expect(initialize.statusCode).to.equal(400);
     });
 
+    it('answers a 2026-07-28 tools/call alike whether the long-lived server or the SDK handler serves it (an Mcp-Name in Base64 form goes to the latter)', async () => {
+      const args = { name: 'describe_task', arguments: { task_id: 'rt-open.weather.now' } };
+      const plain = await rpc(h(), 'tools/call', args, { generation: MODERN, id: 5 });
+      const encoded = await rpc(h(), 'tools/call', args, { generation: MODERN, id: 5, headers: { 'mcp-name': `=?base64?${Buffer.from('describe_task').toString('base64')}?=` } });
+      expect(plain.json.result.isError, plain.payload).to.equal(undefined);
+      expect([encoded.statusCode, encoded.headers['content-type'], encoded.payload]).to.deep.equal([plain.statusCode, plain.headers['content-type'], plain.payload]);
+    });
+
     it('asks a 2026-07-28 client that takes URL elicitations to send its user to the connect link, and runs on the retry', async () => {
       const asUser = { 'svc-principal': 'user:elicited' };
       const args = { name: 'run_task', arguments: { task_id: 'rt-oauth.inbox.list', input: {} } };

@@ -95,8 +95,8 @@ const NOT_ACCEPTABLE = exchangeFault(406, -32000, 'Not Acceptable: the endpoint 
  * POST /v1/mcp: MCP over Streamable HTTP, stateless and answered in plain JSON, in both protocol generations.
  * hapi authenticates and parses (so 401, 413 and malformed JSON leave by the one problem+json path); the
  * SDK's classification of the message picks the generation: messages of the earlier revisions (initialize,
- * batches, no `_meta` envelope) go to the long-lived server of exchange.ts, everything else to the SDK's
- * 2026-07-28 handler (modern.ts). hapi sends either answer like any other, with its usual headers.
+ * batches, no `_meta` envelope) go to the long-lived server of exchange.ts, everything else to the
+ * 2026-07-28 side (modern.ts). hapi sends either answer like any other, with its usual headers.
  */
 const mcpPost = (gateway: Gateway, corsRequestHeaders: string[]): ServerRoute => {
   const toolsFor = toolSets(gateway.catalog);
@@ -141,7 +141,7 @@ const mcpPost = (gateway: Gateway, corsRequestHeaders: string[]): ServerRoute =>
         const fault = route.kind === 'modern' && route.messageKind === 'request' ? toolCallFault(route.message) : undefined;
         if (route.kind === 'legacy') answer = await answerMessages(legacy, payload, protocolVersion, authInfo);
         else if (fault) answer = { status: 200, body: invalidParams((route.message as JSONRPCRequest).id, fault) };
-        else answer = await modern(headers, payload, authInfo);
+        else answer = await modern(headers, payload, route.kind === 'modern' ? route : undefined, authInfo);
       }
       if (answer.body === undefined) return h.response().code(answer.status);
       // The 2026-07-28 handler answers JSON text: it goes out as it is.

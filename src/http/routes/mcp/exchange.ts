@@ -1,11 +1,13 @@
 import {
+  PerRequestHTTPServerTransport,
   ProtocolErrorCode,
   SUPPORTED_PROTOCOL_VERSIONS,
   type AuthInfo,
   type JSONRPCMessage,
   type JSONRPCRequest,
+  type MessageClassification,
+  type MessageExtraInfo,
   type Server,
-  type Transport,
 } from '@modelcontextprotocol/server';
 
 /** What one POST to the endpoint answers: a status and the JSON body (an object, or JSON text), if any. */
@@ -44,30 +46,29 @@ export const invalidParams = (id: JSONRPCRequest['id'], message: string): JSONRP
  * The one Transport of a long-lived SDK Server, shared by every POST: each POST's requests go to the server
  * under ids of the transport's own (clients number their requests independently, so theirs would collide)
  * with the POST's caller as the request's `authInfo`, and each response goes back to its POST under the
- * client's id. The SDK's Streamable HTTP transport would cost a web Request and Response, event-stream
- * machinery and a fresh Server per POST, more than the rest of a tool call; this endpoint never streams.
- * Client notifications are acknowledged and dropped: with no session, a cancellation or progress note could
- * only name a request of another POST. Server notifications have no stream to go to and are dropped too.
+ * client's id. The SDK's Streamable HTTP transports would cost a web Request and Response, event-stream
+ * machinery, a fresh Server and its close per POST, more than the rest of a tool call; this endpoint never
+ * streams. It extends the SDK's per-request transport only because connecting a Server to one binds the
+ * server to its classification's revision: the 2026-07-28 server is bound so, the earlier revisions' one
+ * (a classification naming no revision) is not. Client notifications are acknowledged and dropped: with no
+ * session, a cancellation or progress note could only name a request of another POST. Server notifications
+ * have no stream to go to and are dropped too.
  */
-export class SharedExchange implements Transport {
-  onmessage?: Transport['onmessage'];
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
+export class SharedExchange extends PerRequestHTTPServerTransport {
   private lastId = 0;
   private readonly waiting = new Map<number, (response: JSONRPCMessage) => void>();
   private readonly connected: Promise<void>;
 
-  constructor(server: Server) {
+  constructor(server: Server, classification: MessageClassification = { era: 'legacy' }) {
+    super({ classification });
     this.connected = server.connect(this);
   }
 
-  async start(): Promise<void> {}
-
-  async close(): Promise<void> {
+  override async close(): Promise<void> {
     this.onclose?.();
   }
 
-  async send(message: JSONRPCMessage): Promise<void> {
+  override async send(message: JSONRPCMessage): Promise<void> {
     // Only responses are answers: a response carries an id and no method.
     if ('method' in message) return;
     const deliver = this.waiting.get(message.id as number);
@@ -75,13 +76,13 @@ export class SharedExchange implements Transport {
     deliver?.(message);
   }
 
-  /** Hands one of a POST's requests to the server; its response. */
-  async exchange(request: JSONRPCRequest, authInfo: AuthInfo): Promise<JSONRPCMessage> {
+  /** Hands one of a POST's requests to the server (with the POST's caller and the request's classification, if any); its response. */
+  async exchange(request: JSONRPCRequest, extra: MessageExtraInfo): Promise<JSONRPCMessage> {
     await this.connected;
     return new Promise<JSONRPCMessage>((resolve) => {
       const id = ++this.lastId;
       this.waiting.set(id, (response) => resolve({ ...response, id: request.id } as JSONRPCMessage));
-      this.onmessage?.({ ...request, id }, { authInfo });
+      this.onmessage?.({ ...request, id }, extra);
     });
   }
 }
@@ -108,7 +109,7 @@ export async function answerMessages(exchange: SharedExchange, body: unknown, pr
   const responses = await Promise.all(
     requests.map((request) => {
       const fault = toolCallFault(request);
-      return fault ? invalidParams(request.id, fault) : exchange.exchange(request, authInfo);
+      return fault ? invalidParams(request.id, fault) : exchange.exchange(request, { authInfo });
     }),
   );
   return { status: 200, body: batch ? responses : responses[0] };

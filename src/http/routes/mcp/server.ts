@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
+  CLIENT_CAPABILITIES_META_KEY,
   inputRequired,
   ProtocolError,
   ProtocolErrorCode,
@@ -11,6 +12,7 @@ import {
   type ClientCapabilities,
   type ProtocolEra,
   type ServerContext,
+  SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import { packageRoot } from '../../../config/load.js';
@@ -22,6 +24,9 @@ const serverInfo = {
   title: 'Task gateway',
   version: (JSON.parse(readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version,
 };
+
+/** The revision of the per-request `_meta` envelope this endpoint serves besides the SDK's earlier ones. */
+export const MODERN_REVISION = '2026-07-28';
 
 /** One JSON Schema validator for every server: the SDK would build a new Ajv per server otherwise. */
 const jsonSchemaValidator = new AjvJsonSchemaValidator();
@@ -94,8 +99,9 @@ const USER_LINKS = [
  * URL elicitations; the client's retry of the same call runs. Undefined (the problem stays an isError result)
  * when the problem carries no such link, the client takes no URL elicitation, or the user declined the last one.
  */
-function userVisit(problem: ProblemDetails, client: ClientCapabilities | undefined, ctx: ServerContext, taskTitle: string | undefined): InputRequiredResult | undefined {
+function userVisit(problem: ProblemDetails, ctx: ServerContext, taskTitle: string | undefined): InputRequiredResult | undefined {
   const link = USER_LINKS.find(([member]) => typeof problem[member] === 'string');
+  const client = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
   if (!link || client?.elicitation?.url === undefined) return undefined;
   const answered = ctx.mcpReq.inputResponses?.[USER_VISIT] as { action?: unknown } | undefined;
   if (answered !== undefined && answered.action !== 'accept') return undefined;
@@ -118,7 +124,9 @@ function userVisit(problem: ProblemDetails, client: ClientCapabilities | undefin
  * end user at a hosted page.
  */
 export function mcpServer(publicUrl: string, era: ProtocolEra): Server {
-  const server = new Server(serverInfo, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator });
+  // A 2026-07-28 server lists that revision, so that connecting it to a transport classified so binds it to it.
+  const supportedProtocolVersions = era === 'modern' ? [...SUPPORTED_PROTOCOL_VERSIONS, MODERN_REVISION] : SUPPORTED_PROTOCOL_VERSIONS;
+  const server = new Server(serverInfo, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator, supportedProtocolVersions });
   server.setRequestHandler('tools/list', (_request, ctx) => callOf(ctx.http?.authInfo).tools.listed);
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const call = callOf(ctx.http?.authInfo);
@@ -131,8 +139,8 @@ export function mcpServer(publicUrl: string, era: ProtocolEra): Server {
       const error = toGatewayError(thrown);
       if (error.code === 'internal_error') call.onFault(thrown);
       const problem = problemBody(error, publicUrl);
-      // A 2026-07-28 server serves one request: the client's capabilities are that request's.
-      return (era === 'modern' && userVisit(problem, server.getClientCapabilities(), ctx, tool.taskOf(call.context, args)?.title)) || toolResult(problem, true);
+      // On 2026-07-28 the client's capabilities are those its request's envelope declares.
+      return (era === 'modern' && userVisit(problem, ctx, tool.taskOf(call.context, args)?.title)) || toolResult(problem, true);
     }
   });
   return server;
