@@ -9,10 +9,14 @@
  *   10 MiB, about 10 MiB of tiny objects, or 100,000 nested arrays), as many as `runsPerMinute` (its run budget)
  *   spread evenly over the minute. Prints the answers counted by status.
  * - `probe`: GET /health and GET /v1/me one after the other, one at a time; prints every response time (ms).
+ * - `tenant`: the tenant's load, `connections` autocannon connections running a run route for `seconds`. Prints
+ *   `ready` once loaded, starts on a line on its standard input, then prints its runs a second and the CPU
+ *   (ms) it used while it ran. A process of its own so that it can run at a priority of its own (`--load-nice`).
  */
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
 import { ANSWER_TASKS, worstInput } from './abuse-work.js';
+import { throughput } from './load.js';
 
 interface Settings {
   url: string;
@@ -22,6 +26,10 @@ interface Settings {
   clients?: number;
   /** attacker: the runs its budget allows a minute, spread evenly across its clients. */
   runsPerMinute?: number;
+  /** tenant: the route it runs (POST, a city as its body), autocannon's connections and how long it runs. */
+  route?: string;
+  connections?: number;
+  seconds?: number;
 }
 
 const role = process.argv[2];
@@ -95,7 +103,22 @@ async function probe(): Promise<void> {
   process.stdout.write(`${JSON.stringify({ health, me, failed })}\n`);
 }
 
+async function tenant(): Promise<void> {
+  process.stdout.write('ready\n');
+  await new Promise((resolve) => process.stdin.once('data', resolve));
+  process.stdin.pause();
+  const cpu = process.cpuUsage();
+  const result = await throughput(
+    { url: `${settings.url}${settings.route}`, method: 'POST', headers: { authorization: `Bearer ${settings.key}` }, bodies: ['{"city":"Paris"}'] },
+    settings.connections ?? 50,
+    settings.seconds ?? 8,
+  );
+  const used = process.cpuUsage(cpu);
+  process.stdout.write(`${JSON.stringify({ ...result, cpuMs: (used.user + used.system) / 1000 })}\n`);
+}
+
 if (role === 'attacker') await attacker();
 else if (role === 'probe') await probe();
+else if (role === 'tenant') await tenant();
 else throw new Error(`unknown role ${role}`);
 await agent.close();
