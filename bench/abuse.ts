@@ -298,11 +298,12 @@ async function isolationWindow(gateway: BenchGateway, keys: Tenants, s: Settings
 }
 
 const loadCpuMs = (w: Window) => w.clientsCpuMs.tenant + w.clientsCpuMs.attacker;
-const loadCpuShare = (w: Window) => loadCpuMs(w) / (w.serverCpuMs + w.clientsCpuMs.tenant + w.clientsCpuMs.attacker + w.clientsCpuMs.probe + w.clientsCpuMs.upstream);
+const loadCpuShare = (w: Window) => loadCpuMs(w) / (w.serverCpuMs + loadCpuMs(w) + w.clientsCpuMs.probe + w.clientsCpuMs.upstream);
 
 function arrangement(loadNice: number): string {
-  const others = 'the gateway, its database, the probe and the upstream at the bench\'s';
-  return loadNice ? `load generators (the tenant's autocannon, the attacker) at nice +${loadNice}, ${others}` : `load generators (the tenant's autocannon, the attacker) at the same priority as ${others.replace(' at the bench\'s', '')}`;
+  const generators = "load generators (the tenant's autocannon, the attacker)";
+  const rest = 'the gateway, its database, the probe and the upstream';
+  return loadNice ? `${generators} at nice +${loadNice}, ${rest} at the bench's` : `${generators} at the same priority as ${rest}`;
 }
 
 async function main(): Promise<void> {
