@@ -54,6 +54,8 @@ const GRID: Record<Ranking, number[]> = {
   typoWeight: [0.8, 0, 0.5, 1],
   unmetInputs: [1, 0.95, 0.9, 0.8],
 };
+/** The ranking parameters in the grid's order: the order a pass visits them in. */
+const RANKINGS = Object.keys(GRID) as Ranking[];
 const PASSES = 4;
 /** The steps each qualifying weight is moved by after the regression, and how many passes over them at most. */
 const QUALIFYING_STEPS = [-0.5, -0.25, 0.25, 0.5];
@@ -168,7 +170,7 @@ function fitQualifying(cases: Case[]): { weights: Record<Qualifying, number>; va
  * `start`: the ranking parameters to start from (by default the first of each in GRID); `passes`: 0 fits qualifying only;
  * `order`: the order the ranking parameters are visited in each pass.
  */
-export function fit(sets: JobSet[], start?: Record<Ranking, number>, passes = PASSES, order = Object.keys(GRID) as Ranking[]): { parameters: Parameters; value: number } {
+export function fit(sets: JobSet[], start?: Record<Ranking, number>, passes = PASSES, order = RANKINGS): { parameters: Parameters; value: number } {
   const ranking = start ?? (Object.fromEntries(Object.entries(GRID).map(([name, values]) => [name, values[0]])) as Record<Ranking, number>);
   let best = fitQualifying(rankAll(sets, ranking));
   for (let pass = 0; pass < passes; pass += 1) {
@@ -201,10 +203,10 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const sets = jobSets('fitting');
   // --qualifying: the qualifying weights alone, for the shipped ranking (a quick look while developing; writes nothing).
   const quick = process.argv.includes('--qualifying');
-  const shippedRanking = Object.fromEntries(Object.keys(GRID).map((name) => [name, FITTED[name as Ranking]])) as Record<Ranking, number>;
+  const shippedRanking = Object.fromEntries(RANKINGS.map((name) => [name, FITTED[name]])) as Record<Ranking, number>;
   // --reverse: the same fit with the ranking parameters visited in reverse order (writes nothing).
   const reverse = process.argv.includes('--reverse');
-  const { parameters, value } = quick ? fit(sets, shippedRanking, 0) : fit(sets, undefined, PASSES, reverse ? (Object.keys(GRID).reverse() as Ranking[]) : undefined);
+  const { parameters, value } = quick ? fit(sets, shippedRanking, 0) : fit(sets, undefined, PASSES, reverse ? [...RANKINGS].reverse() : RANKINGS);
   console.log(`objective ${value.toFixed(4)}`);
   for (const set of sets) console.log(describeFigures(set.name, measure(set, buildIndex(set.catalog, parameters))));
   if (quick || reverse) console.log(JSON.stringify(parameters));
