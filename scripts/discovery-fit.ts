@@ -2,20 +2,24 @@
  * Fits discovery's parameters (src/domain/discovery/parameters.ts) on the fitting halves of the labelled jobs of
  * the built-in catalog, the two foreign catalogs and GitHub's imported one (test/fixtures/discovery/), and writes them:
  *
- * - the ranking parameters by coordinate descent over a fixed grid, starting from a plain BM25F;
- * - for each ranking tried, the qualifying weights by a logistic regression telling a right first candidate from
- *   an impossible job's, then the bias by a sweep, then each weight by steps that improve the objective.
+ * - the ranking parameters by coordinate descent over a fixed grid, starting from the shipped parameters, each ranking
+ *   tried scored out of sample (`crossObjective`): each part of the jobs measured with qualifying weights fitted on the rest;
+ * - for the ranking reached, the qualifying weights on all the jobs: a logistic regression telling a right first
+ *   candidate from an impossible job's, then the bias by a sweep, then each weight by steps that improve the objective.
  *
  * Each ranking is scored per catalog by the mean of top-1, MRR and true negatives; catalogs are averaged and half
  * the worst is added, so no catalog is traded for another. Deterministic: run again, it writes the same file.
  *
  *   npm run discovery:fit            fit and write parameters.ts
- *   npm run discovery:fit -- --check fit and fail unless the result equals the shipped parameters
+ *   npm run discovery:fit -- --check fit and fail unless the result equals the shipped parameters (no move improves them)
  *   npm run discovery:fit -- --qualifying  fit the qualifying weights alone for the shipped ranking, and print them
  *   npm run discovery:fit -- --reverse     fit with the ranking parameters visited in reverse order, and print the result
+ *   npm run discovery:fit -- --plain       fit starting from a plain BM25F (the first value of each in GRID), and print it
  *
- * Coordinate descent ends where its path leads: `--reverse` shows how much of a change's objective the path alone moves.
+ * Coordinate descent ends where its path leads: `--reverse` and `--plain` show how much of a change's objective the path
+ * alone moves.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Catalog } from '../src/domain/catalog/types.js';
@@ -27,7 +31,7 @@ import { describeFigures, jobSets, measure, rightCapabilities, type JobSet } fro
 type Qualifying = (typeof QUALIFYING)[number];
 type Ranking = Exclude<keyof Parameters, Qualifying>;
 
-/** The values each ranking parameter may take; the search starts from the first of each, a plain BM25F. */
+/** The values each ranking parameter may take; the first of each is a plain BM25F (`--plain` starts there). */
 const GRID: Record<Ranking, number[]> = {
   titleWeight: [3, 2, 4, 5],
   keywordsWeight: [2, 1, 3, 4],
@@ -57,6 +61,9 @@ const GRID: Record<Ranking, number[]> = {
 /** The ranking parameters in the grid's order: the order a pass visits them in. */
 const RANKINGS = Object.keys(GRID) as Ranking[];
 const PASSES = 4;
+/** Out-of-sample scoring (`crossObjective`): parts per split, and splits. */
+const FOLDS = 4;
+const SPLITS = 4;
 /** The steps each qualifying weight is moved by after the regression, and how many passes over them at most. */
 const QUALIFYING_STEPS = [-0.5, -0.25, 0.25, 0.5];
 const QUALIFYING_PASSES = 2;
@@ -68,6 +75,7 @@ const QUALIFY_ALL = Object.fromEntries(QUALIFYING.map((name) => [name, name === 
 /** One job ranked: its candidates' capabilities and features, and the right capabilities (none for an impossible job). */
 interface Case {
   catalog: Catalog;
+  job: string;
   expected?: Set<string>;
   candidates: { capability: string; features: Features }[];
 }
@@ -89,17 +97,18 @@ function rankAll(sets: JobSet[], ranking: Record<Ranking, number>): Case[] {
       indexes.set(set.catalog, index);
     }
     const ranked = (job: string) => rank(index, job, RANK_DEPTH, read(job)).candidates.map((candidate) => ({ capability: candidate.task.capability, features: candidate.features }));
-    for (const { job, task, also } of set.jobs) cases.push({ catalog: set.catalog, expected: rightCapabilities(set, task, also), candidates: ranked(job) });
-    for (const job of set.impossible) cases.push({ catalog: set.catalog, candidates: ranked(job) });
+    for (const { job, task, also } of set.jobs) cases.push({ catalog: set.catalog, job, expected: rightCapabilities(set, task, also), candidates: ranked(job) });
+    for (const job of set.impossible) cases.push({ catalog: set.catalog, job, candidates: ranked(job) });
   }
   return cases;
 }
 
-/** The objective of qualifying weights over ranked cases (see the header). */
-function objective(cases: Case[], weights: Record<Qualifying, number>): number {
-  const parameters = weights as Parameters;
+/** The objective of qualifying weights over ranked cases (see the header); `weights` may differ per case. */
+function objective(cases: Case[], weights: Record<Qualifying, number> | ((job: Case) => Record<Qualifying, number>)): number {
   const perCatalog = new Map<Catalog, { jobs: number; first: number; reciprocal: number; impossible: number; none: number }>();
-  for (const { catalog, expected, candidates } of cases) {
+  for (const job of cases) {
+    const { catalog, expected, candidates } = job;
+    const parameters = (typeof weights === 'function' ? weights(job) : weights) as Parameters;
     const tally = perCatalog.get(catalog) ?? perCatalog.set(catalog, { jobs: 0, first: 0, reciprocal: 0, impossible: 0, none: 0 }).get(catalog)!;
     const kept = candidates.filter((candidate) => qualifies(parameters, candidate.features));
     if (expected === undefined) {
@@ -167,29 +176,46 @@ function fitQualifying(cases: Case[]): { weights: Record<Qualifying, number>; va
 }
 
 /**
- * `start`: the ranking parameters to start from (by default the first of each in GRID); `passes`: 0 fits qualifying only;
- * `order`: the order the ranking parameters are visited in each pass.
+ * `start`: the ranking parameters to start from; `passes`: 0 fits qualifying only; `order`: the order the ranking
+ * parameters are visited in each pass. `value` is the objective on all the jobs, `cross` out of sample (`crossObjective`).
  */
-export function fit(sets: JobSet[], start?: Record<Ranking, number>, passes = PASSES, order = RANKINGS): { parameters: Parameters; value: number } {
-  const ranking = start ?? (Object.fromEntries(Object.entries(GRID).map(([name, values]) => [name, values[0]])) as Record<Ranking, number>);
-  let best = fitQualifying(rankAll(sets, ranking));
+export function fit(sets: JobSet[], start: Record<Ranking, number>, passes = PASSES, order = RANKINGS): { parameters: Parameters; value: number; cross: number } {
+  const ranking = { ...start };
+  let best = crossObjective(rankAll(sets, ranking));
   for (let pass = 0; pass < passes; pass += 1) {
     let improved = false;
     for (const name of order) {
       for (const candidate of GRID[name]) {
         if (candidate === ranking[name]) continue;
-        const tried = fitQualifying(rankAll(sets, { ...ranking, [name]: candidate }));
-        if (tried.value > best.value + 1e-9) {
+        const tried = crossObjective(rankAll(sets, { ...ranking, [name]: candidate }));
+        if (tried > best + 1e-9) {
           best = tried;
           ranking[name] = candidate;
           improved = true;
-          console.log(`  ${name} = ${candidate}: ${best.value.toFixed(4)}`);
+          console.log(`  ${name} = ${candidate}: ${best.toFixed(4)}`);
         }
       }
     }
     if (!improved) break;
   }
-  return { parameters: { ...ranking, ...best.weights } as Parameters, value: best.value };
+  const { weights, value } = fitQualifying(rankAll(sets, ranking));
+  return { parameters: { ...ranking, ...weights } as Parameters, value, cross: best };
+}
+
+/**
+ * The qualifying fit's objective out of sample: the jobs split into FOLDS parts by a byte of their SHA-256, each part's
+ * weights fitted on the other parts, the objective taken over all the jobs with the weights they did not see; the mean
+ * over SPLITS such splits (bytes 1, 2, ...), since one split's figure moves by a few hundredths with the split alone.
+ */
+function crossObjective(cases: Case[]): number {
+  const hashes = cases.map((job) => createHash('sha256').update(job.job).digest());
+  let sum = 0;
+  for (let split = 1; split <= SPLITS; split += 1) {
+    const folds = new Map(cases.map((job, at) => [job, hashes[at][split] % FOLDS]));
+    const fitted = Array.from({ length: FOLDS }, (_, held) => fitQualifying(cases.filter((job) => folds.get(job) !== held)).weights);
+    sum += objective(cases, (job) => fitted[folds.get(job)!]);
+  }
+  return sum / SPLITS;
 }
 
 const parametersFile = fileURLToPath(new URL('../src/domain/discovery/parameters.ts', import.meta.url));
@@ -204,12 +230,14 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   // --qualifying: the qualifying weights alone, for the shipped ranking (a quick look while developing; writes nothing).
   const quick = process.argv.includes('--qualifying');
   const shippedRanking = Object.fromEntries(RANKINGS.map((name) => [name, FITTED[name]])) as Record<Ranking, number>;
-  // --reverse: the same fit with the ranking parameters visited in reverse order (writes nothing).
+  // --reverse: the ranking parameters visited in reverse order; --plain: the descent started from a plain BM25F (each writes nothing).
   const reverse = process.argv.includes('--reverse');
-  const { parameters, value } = quick ? fit(sets, shippedRanking, 0) : fit(sets, undefined, PASSES, reverse ? [...RANKINGS].reverse() : RANKINGS);
-  console.log(`objective ${value.toFixed(4)}`);
+  const plain = process.argv.includes('--plain');
+  const plainRanking = Object.fromEntries(RANKINGS.map((name) => [name, GRID[name][0]])) as Record<Ranking, number>;
+  const { parameters, value, cross } = fit(sets, plain ? plainRanking : shippedRanking, quick ? 0 : PASSES, reverse ? [...RANKINGS].reverse() : RANKINGS);
+  console.log(`objective ${value.toFixed(4)}, out of sample ${cross.toFixed(4)}`);
   for (const set of sets) console.log(describeFigures(set.name, measure(set, buildIndex(set.catalog, parameters))));
-  if (quick || reverse) console.log(JSON.stringify(parameters));
+  if (quick || reverse || plain) console.log(JSON.stringify(parameters));
   else if (process.argv.includes('--check')) {
     const same = (Object.keys(parameters) as (keyof Parameters)[]).every((name) => FITTED[name] === parameters[name]);
     console.log(same ? 'the shipped parameters are reproduced' : `the shipped parameters differ from the fit: ${JSON.stringify(parameters)}`);

@@ -451,12 +451,13 @@ export interface Ranked {
 
 /**
  * Bias, ln(1 + BM25F score in units of the rarest idf), coverage of the job's words, deed met (1) or missed (-1), unknown words' share, a write
- * for a question, score against the best, the job's verbs' similarity to the task's deed, whether the job has a verb.
+ * for a question, score against the best, the job's verbs' similarity to the task's deed, whether the job has a verb, the score again
+ * when the job is a question.
  */
-export type Features = [number, number, number, number, number, number, number, number, number];
+export type Features = [number, number, number, number, number, number, number, number, number, number];
 
 /** The names of the qualifying weights, in the order of `Features`. */
-export const QUALIFYING = ['qualifyBias', 'qualifyScore', 'qualifyCoverage', 'qualifyDeed', 'qualifyUnknown', 'qualifyQuestionWrite', 'qualifyRelative', 'qualifyDeedSimilarity', 'qualifyVerb'] as const;
+export const QUALIFYING = ['qualifyBias', 'qualifyScore', 'qualifyCoverage', 'qualifyDeed', 'qualifyUnknown', 'qualifyQuestionWrite', 'qualifyRelative', 'qualifyDeedSimilarity', 'qualifyVerb', 'qualifyQuestionScore'] as const;
 
 /** A candidate qualifies when the weighed sum of its features is positive: the odds that it does the job are better than even. */
 export function qualifies(parameters: Parameters, features: Features): boolean {
@@ -589,17 +590,21 @@ export function rank(index: DiscoveryIndex, job: string, limit: number, read: Re
     }
     const top = ranked.length > 0 ? values[ranked[0]] : 0;
     /** What qualifying weighs: a linear score of these, fitted as a logistic regression (scripts/discovery-fit.ts). */
-    const features = (doc: number): Features => [
-      1,
-      Math.log1p(sums[doc * stride + SCORE] / index.rarestIdf),
-      coverage(doc),
-      deedOf(doc),
-      unknownShare,
-      read.question && index.writes[doc] ? 1 : 0,
-      top > 0 ? values[doc] / top : 0,
-      deedCloseness ? deedSimilarity(index, deedCloseness, doc) : 0,
-      verbs.length > 0 ? 1 : 0,
-    ];
+    const features = (doc: number): Features => {
+      const score = Math.log1p(sums[doc * stride + SCORE] / index.rarestIdf);
+      return [
+        1,
+        score,
+        coverage(doc),
+        deedOf(doc),
+        unknownShare,
+        read.question && index.writes[doc] ? 1 : 0,
+        top > 0 ? values[doc] / top : 0,
+        deedCloseness ? deedSimilarity(index, deedCloseness, doc) : 0,
+        verbs.length > 0 ? 1 : 0,
+        read.question ? score : 0,
+      ];
+    };
     const describe = (doc: number): Ranked => {
       const words = terms.filter((_, position) => sums[doc * stride + MATCHED] & (2 ** position)).map((term) => term.word);
       return { task: index.tasks[doc], score: Math.round(values[doc] * 1000) / 1000, matched: words, missed: terms.map((term) => term.word).filter((word) => !words.includes(word)), features: features(doc) };

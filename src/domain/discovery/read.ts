@@ -104,8 +104,11 @@ export function readJob(job: string): ReadJob {
   const lemmas = tokens.out(its.lemma as never).map(String);
   const read: ReadJob = { words: [], negated: [], question: false, identifier: IDENTIFIER.test(text), givesValue: text !== normal || unpathed !== text };
   let clause = 0;
+  // wink's negation runs to the sentence's end; only the first content word after a negator is what it excludes.
+  let afterNegated = false;
   for (const [start, end] of doc.sentences().out(its.span) as unknown as [number, number][]) {
     clause += 1;
+    afterNegated = false;
     if (QUESTION_OPENERS.has(String(normals[start] ?? '').replace(/'s$/, ''))) read.question = true;
     // The sentence's first content word, when a determiner, pronoun or number follows it, is the verb of a command
     // ("archive the project", "log 3h of work"), whatever the tagger made of a word it saw without a subject.
@@ -127,8 +130,10 @@ export function readJob(job: string): ReadJob {
       const verb = tag === 'VERB' || (commands && at === opening);
       // A word joined by hyphens ("on-call", "to-do") is read as its parts.
       const parts = written.split(/[^\p{L}]+/u).filter((part) => part.length > 1 && !isStopWord(part));
+      const excluded = negations[at] && !afterNegated;
+      afterNegated = negations[at] === true;
       for (const word of parts) {
-        if (negations[at]) {
+        if (excluded) {
           read.negated.push(stem(word));
           continue;
         }
