@@ -24,7 +24,7 @@ const FLOORS: Record<string, Floor> = {
   'ops-and-dev (fitting)': { top1: 0.72, mrr: 0.74, trueNegative: 0.83 },
   'commerce-and-people (fitting)': { top1: 0.69, mrr: 0.73, trueNegative: 0.8 },
   'github (fitting)': { top1: 0.36, mrr: 0.41, trueNegative: 0.73 },
-  // Never fitted on; read once at the end of each round, after its parameters were fitted (last: the second 2026-11-28 round).
+  // Never fitted on; read once at the end of each round, after its parameters were fitted (last: 2026-11-28 23:55 UTC).
   'built-in main (held-back)': { top1: 0.69, mrr: 0.71, trueNegative: 0.88 },
   'built-in fresh (held-back)': { top1: 0.64, mrr: 0.68, trueNegative: 0.73 },
   'built-in check (held-back)': { top1: 0.79, mrr: 0.82, trueNegative: 0.53 },
