@@ -23,7 +23,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Catalog } from '../src/domain/catalog/types.js';
-import { buildIndex, qualifies, QUALIFYING, rank, SIMILARITY_FLOOR, type DiscoveryIndex, type Features, type Parameters } from '../src/domain/discovery/engine.js';
+import { buildIndex, EVERY_CANDIDATE_QUALIFIES, qualifies, QUALIFYING, rank, SIMILARITY_FLOOR, type DiscoveryIndex, type Features, type Parameters } from '../src/domain/discovery/engine.js';
 import { FITTED } from '../src/domain/discovery/parameters.js';
 import { readJob, type ReadJob } from '../src/domain/discovery/read.js';
 import { describeFigures, jobSets, measure, rightCapabilities, type JobSet } from '../test/fixtures/discovery/sets.js';
@@ -69,8 +69,6 @@ const QUALIFYING_STEPS = [-0.5, -0.25, 0.25, 0.5];
 const QUALIFYING_PASSES = 2;
 /** The depth of the reciprocal rank. */
 const RANK_DEPTH = 10;
-/** Every candidate qualifies under these weights: the ranking is taken whole, and qualifying is applied afterwards. */
-const QUALIFY_ALL = Object.fromEntries(QUALIFYING.map((name) => [name, name === 'qualifyBias' ? 1 : 0])) as Record<Qualifying, number>;
 
 /** One job ranked: its candidates' capabilities and features, and the right capabilities (none for an impossible job). */
 interface Case {
@@ -86,7 +84,7 @@ const read = (job: string) => readings.get(job) ?? readings.set(job, readJob(job
 const firstIndexes = new Map<Catalog, DiscoveryIndex>();
 
 function rankAll(sets: JobSet[], ranking: Record<Ranking, number>): Case[] {
-  const parameters = { ...ranking, ...QUALIFY_ALL } as Parameters;
+  const parameters = { ...ranking, ...EVERY_CANDIDATE_QUALIFIES } as Parameters;
   const indexes = new Map<Catalog, DiscoveryIndex>();
   const cases: Case[] = [];
   for (const set of sets) {

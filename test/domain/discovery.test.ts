@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Task } from '../../src/domain/catalog/types.js';
 import { readyFirst } from '../../src/domain/discovery/discover.js';
-import { buildIndex, indexFor, NEAR_MISSES, QUALIFYING, rank, type Features } from '../../src/domain/discovery/engine.js';
+import { buildIndex, EVERY_CANDIDATE_QUALIFIES, indexFor, NEAR_MISSES, rank, type Features } from '../../src/domain/discovery/engine.js';
 import { FITTED } from '../../src/domain/discovery/parameters.js';
 import { readJob } from '../../src/domain/discovery/read.js';
 import { fixtureCatalog, variantOf } from '../fixtures/discovery/catalog.js';
@@ -63,10 +63,10 @@ describe('discovery engine', () => {
 
     it('ranks a task that changes something lower for a question than for the same words asked as a command', () => {
       // Ranking alone: every candidate qualifies, so both tasks are answered whatever qualifying makes of them.
-      const everyQualifies = Object.fromEntries(QUALIFYING.map((name) => [name, name === 'qualifyBias' ? 1 : 0]));
-      const ranking = buildIndex(catalog, { ...FITTED, ...everyQualifies });
+      const ranking = buildIndex(catalog, { ...FITTED, ...EVERY_CANDIDATE_QUALIFIES });
       const share = (job: string) => {
-        const score = (id: string) => rank(ranking, job, 10).candidates.find((ranked) => ranked.task.id === id)?.score ?? 0;
+        const { candidates } = rank(ranking, job, 10);
+        const score = (id: string) => candidates.find((ranked) => ranked.task.id === id)?.score ?? 0;
         return score('gitco.issues.create') / score('gitco.issues.list');
       };
       expect(share('which issue do I file in acme/api?')).to.be.lessThan(share('file an issue in acme/api'));

@@ -459,6 +459,9 @@ export type Features = [number, number, number, number, number, number, number, 
 /** The names of the qualifying weights, in the order of `Features`. */
 export const QUALIFYING = ['qualifyBias', 'qualifyScore', 'qualifyCoverage', 'qualifyDeed', 'qualifyUnknown', 'qualifyQuestionWrite', 'qualifyRelative', 'qualifyDeedSimilarity', 'qualifyVerb', 'qualifyQuestionScore'] as const;
 
+/** Qualifying weights under which every candidate qualifies: the ranking taken whole (the fit, and tests of ranking alone). */
+export const EVERY_CANDIDATE_QUALIFIES = Object.fromEntries(QUALIFYING.map((name) => [name, name === 'qualifyBias' ? 1 : 0])) as Record<(typeof QUALIFYING)[number], number>;
+
 /** A candidate qualifies when the weighed sum of its features is positive: the odds that it does the job are better than even. */
 export function qualifies(parameters: Parameters, features: Features): boolean {
   return QUALIFYING.reduce((sum, name, at) => sum + parameters[name] * features[at], 0) > 0;
