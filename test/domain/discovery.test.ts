@@ -34,6 +34,15 @@ describe('discovery engine', () => {
       expect(readJob('email "weekly report" to the team').givesValue).to.equal(true);
     });
 
+    it('reads words joined by a colon as a qualifier\'s words, which the model would take for an emoticon', () => {
+      const read = readJob('page team:payments about the is:open alerts');
+      expect(read.words.map((word) => word.word)).to.include.members(['team', 'payments', 'open']);
+      expect(read.words.map((word) => word.word)).to.not.include.members(['ayments', 'pen']);
+      expect(new Set(read.words.filter((word) => ['team', 'payments'].includes(word.word)).map((word) => word.clause)).size).to.equal(1);
+      expect(read.givesValue).to.equal(true);
+      expect(readJob('meet at 14:30').givesValue).to.equal(true);
+    });
+
     it('keeps what a job excludes apart from what it asks for', () => {
       const read = readJob('tell the team in the channel, not by email');
       expect(read.negated).to.include('email');

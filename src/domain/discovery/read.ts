@@ -42,6 +42,11 @@ export interface ReadJob {
 const QUOTED = /"[^"]*"|“[^”]*”|‘[^’]*’|(?<![\p{L}\p{N}])'(?:[^']|(?<=\p{L})'(?=\p{L}))+'(?![\p{L}\p{N}])/gu;
 /** Words joined by slashes ("acme/web", "feature/sso", "docs/guide.md") name a path, a repository or a branch: a value. */
 const PATH = /(?<![\p{L}\p{N}_.:/-])[\p{L}\p{N}_.-]+(?:\/[\p{L}\p{N}_.-]+)+/gu;
+/**
+ * A colon joining a word to a word ("team:payments", "is:open", "spotify:album") writes a qualifier: its words are read
+ * apart, as one clause, and the job gives a value. Left to wink, ":p" or ":o" would be read as an emoticon.
+ */
+const JOINING_COLON = /(?<=[\p{L}\p{N}_]):(?=\p{L})/gu;
 /** A chunk mixing letters and digits ("ENG-1423", "cus_9fQ2") or a number after "#": an identifier. */
 const IDENTIFIER = /(?:^|\s)(?:#\d+|(?=[\w-]*\d)(?=[\w-]*\p{L})[\p{L}\d]+(?:[-_][\p{L}\d]+)+|\p{L}+\d+\w*)(?=$|[\s,.;:!?)])/u;
 /** Parts of speech that carry no deed or thing. */
@@ -92,7 +97,8 @@ export function readJob(job: string): ReadJob {
   const normal = ASCII.test(job) ? job : job.normalize('NFKC');
   const text = normal.replace(QUOTED, ' ');
   const unpathed = text.replace(PATH, ' ');
-  const doc = nlp().readDoc(unpathed);
+  const unjoined = unpathed.replace(JOINING_COLON, ' ');
+  const doc = nlp().readDoc(unjoined);
   const its = nlp().its;
   // Each property of every token in one call: an item per token costs more than the reading it gives.
   const tokens = doc.tokens();
@@ -102,7 +108,7 @@ export function readJob(job: string): ReadJob {
   const stops = tokens.out(its.stopWordFlag);
   const negations = tokens.out(its.negationFlag);
   const lemmas = tokens.out(its.lemma as never).map(String);
-  const read: ReadJob = { words: [], negated: [], question: false, identifier: IDENTIFIER.test(text), givesValue: text !== normal || unpathed !== text };
+  const read: ReadJob = { words: [], negated: [], question: false, identifier: IDENTIFIER.test(text), givesValue: text !== normal || unjoined !== text };
   let clause = 0;
   // wink's negation runs to the sentence's end; only the first content word after a negator is what it excludes.
   let afterNegated = false;
