@@ -40,7 +40,18 @@ describe('discovery engine', () => {
       expect(read.words.map((word) => word.word)).to.not.include.members(['ayments', 'pen']);
       expect(new Set(read.words.filter((word) => ['team', 'payments'].includes(word.word)).map((word) => word.clause)).size).to.equal(1);
       expect(read.givesValue).to.equal(true);
-      expect(readJob('meet at 14:30').givesValue).to.equal(true);
+    });
+
+    it('reads a dotted name, a channel and a handle as values, and a dot inside a name ends no sentence', () => {
+      const dotted = readJob('email the node.js guide to the team');
+      expect(dotted.words.map((word) => word.word)).to.deep.equal(['email', 'guide', 'team']);
+      expect(new Set(dotted.words.map((word) => word.clause)).size).to.equal(1);
+      expect(dotted.givesValue).to.equal(true);
+      expect(readJob('delete the mail.acme.io record').givesValue).to.equal(true);
+      expect(readJob('invite new.user@example.com to the team').words.map((word) => word.word)).to.deep.equal(['invite', 'team']);
+      expect(readJob('post the notes in #general').givesValue).to.equal(true);
+      expect(readJob('ask @lena to review it').givesValue).to.equal(true);
+      expect(readJob('post the notes in the channel').givesValue).to.equal(false);
     });
 
     it('keeps what a job excludes apart from what it asks for', () => {

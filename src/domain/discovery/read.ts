@@ -42,6 +42,8 @@ export interface ReadJob {
 const QUOTED = /"[^"]*"|“[^”]*”|‘[^’]*’|(?<![\p{L}\p{N}])'(?:[^']|(?<=\p{L})'(?=\p{L}))+'(?![\p{L}\p{N}])/gu;
 /** Words joined by slashes ("acme/web", "feature/sso", "docs/guide.md") name a path, a repository or a branch: a value. */
 const PATH = /(?<![\p{L}\p{N}_.:/-])[\p{L}\p{N}_.-]+(?:\/[\p{L}\p{N}_.-]+)+/gu;
+/** Words joined by dots ("node.js", "mail.acme.io", "v1.2.3") name a host, a file or a version: a value, read apart from the sentence (wink would end a sentence at each dot). */
+const DOTTED = /(?<![\p{L}\p{N}_.@:/-])\p{L}[\p{L}\p{N}_-]+(?:\.[\p{L}\p{N}_-]{2,})+(?![@\p{L}\p{N}_-]|\.[\p{L}\p{N}])/gu;
 /**
  * A colon joining a word to a word ("team:payments", "is:open", "spotify:album") writes a qualifier: its words are read
  * apart, as one clause, and the job gives a value. Left to wink, ":p" or ":o" would be read as an emoticon.
@@ -49,6 +51,8 @@ const PATH = /(?<![\p{L}\p{N}_.:/-])[\p{L}\p{N}_.-]+(?:\/[\p{L}\p{N}_.-]+)+/gu;
 const JOINING_COLON = /(?<=[\p{L}\p{N}_]):(?=\p{L})/gu;
 /** A chunk mixing letters and digits ("ENG-1423", "cus_9fQ2") or a number after "#": an identifier. */
 const IDENTIFIER = /(?:^|\s)(?:#\d+|(?=[\w-]*\d)(?=[\w-]*\p{L})[\p{L}\d]+(?:[-_][\p{L}\d]+)+|\p{L}+\d+\w*)(?=$|[\s,.;:!?)])/u;
+/** wink's token types that are values: a number, a date's day (4th), a time (3pm), an amount's currency, an address, a channel (#general), a handle (@oncall). */
+const VALUE_TYPES = new Set(['number', 'ordinal', 'time', 'currency', 'email', 'url', 'hashtag', 'mention']);
 /** Parts of speech that carry no deed or thing. */
 const FUNCTION_TAGS = new Set(['PRON', 'DET', 'ADP', 'AUX', 'CCONJ', 'SCONJ', 'PART', 'INTJ', 'NUM', 'PUNCT', 'SYM', 'X', 'SPACE']);
 /** Question words by their part of speech and position: a job opening with one asks something. */
@@ -96,7 +100,7 @@ export function stem(word: string): string {
 export function readJob(job: string): ReadJob {
   const normal = ASCII.test(job) ? job : job.normalize('NFKC');
   const text = normal.replace(QUOTED, ' ');
-  const unpathed = text.replace(PATH, ' ');
+  const unpathed = text.replace(PATH, ' ').replace(DOTTED, ' ');
   const unjoined = unpathed.replace(JOINING_COLON, ' ');
   const doc = nlp().readDoc(unjoined);
   const its = nlp().its;
@@ -125,7 +129,7 @@ export function readJob(job: string): ReadJob {
       const tag = tags[at];
       if (CLAUSE_ENDS.has(tag)) clause += 1;
       const type = types[at];
-      if (type === 'number' || type === 'email' || type === 'url') read.givesValue = true;
+      if (VALUE_TYPES.has(type)) read.givesValue = true;
       if (type !== 'word') continue;
       const token = String(normals[at]);
       const written = ASCII.test(token) ? token : token.normalize('NFKD').replace(ACCENT, '');
