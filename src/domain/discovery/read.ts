@@ -34,7 +34,7 @@ export interface ReadJob {
   question: boolean;
   /** The job gives an identifier: a chunk mixing letters and digits, or a number after "#". */
   identifier: boolean;
-  /** The job gives a value (quoted text, a path, a number, an e-mail address or URL, a proper noun): what a task's required inputs take. */
+  /** The job gives a value (quoted text, a path, a dotted or colon-joined name, a value token, a proper noun): what a task's required inputs take. */
   givesValue: boolean;
 }
 
@@ -100,8 +100,8 @@ export function stem(word: string): string {
 export function readJob(job: string): ReadJob {
   const normal = ASCII.test(job) ? job : job.normalize('NFKC');
   const text = normal.replace(QUOTED, ' ');
-  const unpathed = text.replace(PATH, ' ').replace(DOTTED, ' ');
-  const unjoined = unpathed.replace(JOINING_COLON, ' ');
+  const withoutNames = text.replace(PATH, ' ').replace(DOTTED, ' ');
+  const unjoined = withoutNames.replace(JOINING_COLON, ' ');
   const doc = nlp().readDoc(unjoined);
   const its = nlp().its;
   // Each property of every token in one call: an item per token costs more than the reading it gives.
