@@ -100,9 +100,9 @@ export function stem(word: string): string {
 export function readJob(job: string): ReadJob {
   const normal = ASCII.test(job) ? job : job.normalize('NFKC');
   const text = normal.replace(QUOTED, ' ');
-  const withoutNames = text.replace(PATH, ' ').replace(DOTTED, ' ');
-  const unjoined = withoutNames.replace(JOINING_COLON, ' ');
-  const doc = nlp().readDoc(unjoined);
+  // What the model reads: paths and dotted names left out, colon-joined words apart.
+  const prose = text.replace(PATH, ' ').replace(DOTTED, ' ').replace(JOINING_COLON, ' ');
+  const doc = nlp().readDoc(prose);
   const its = nlp().its;
   // Each property of every token in one call: an item per token costs more than the reading it gives.
   const tokens = doc.tokens();
@@ -112,7 +112,7 @@ export function readJob(job: string): ReadJob {
   const stops = tokens.out(its.stopWordFlag);
   const negations = tokens.out(its.negationFlag);
   const lemmas = tokens.out(its.lemma as never).map(String);
-  const read: ReadJob = { words: [], negated: [], question: false, identifier: IDENTIFIER.test(text), givesValue: text !== normal || unjoined !== text };
+  const read: ReadJob = { words: [], negated: [], question: false, identifier: IDENTIFIER.test(text), givesValue: text !== normal || prose !== text };
   let clause = 0;
   // wink's negation runs to the sentence's end; only the first content word after a negator is what it excludes.
   let afterNegated = false;
