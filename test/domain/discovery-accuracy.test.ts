@@ -7,7 +7,8 @@ import { againstTargets, describeFigures, jobSets, measure, type Figures } from 
  * Discovery's accuracy on the labelled jobs of four catalogs (test/fixtures/discovery/sets.ts): the built-in
  * catalog, two foreign catalogs written by others and GitHub's imported one, each loaded beside it. Each set is held to floors just
  * under what the shipped parameters measured (docs/discovery.md has the figures); a floor that fails means a
- * change made discovery worse on some catalog. Each set's figures are printed against the targets, which they miss. The development batches are measured by `npm run discovery:figures`.
+ * change made discovery worse on some catalog. Each set's figures are printed against the targets (`TARGETS`). The
+ * development batches are measured by `npm run discovery:figures`.
  */
 
 interface Floor {
