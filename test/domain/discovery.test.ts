@@ -54,6 +54,14 @@ describe('discovery engine', () => {
       expect(readJob('post the notes in the channel').givesValue).to.equal(false);
     });
 
+    it('reads a verb followed by a preposition or particle ("look up", "set up") as a word of the job, not as its deed', () => {
+      const verbs = (job: string) => readJob(job).words.filter((word) => word.verb).map((word) => word.word);
+      expect(verbs('look up isbn 0306406152')).to.deep.equal([]);
+      expect(readJob('look up isbn 0306406152').words.map((word) => word.word)).to.include('look');
+      expect(verbs('set up a meeting with Tom')).to.deep.equal([]);
+      expect(verbs('send the report to Anna')).to.deep.equal(['send']);
+    });
+
     it('keeps what a job excludes apart from what it asks for', () => {
       const read = readJob('tell the team in the channel, not by email');
       expect(read.negated).to.include('email');

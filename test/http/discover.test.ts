@@ -123,7 +123,8 @@ eachDialect('POST /v1/discover', (h) => {
     });
 
     it('ranks a ready candidate ahead of a similar one that is not ready, once a principal is named', async () => {
-      const job = { task: 'latitude and longitude of a place or address' };
+      // Both tasks match these words in the same fields, of the same lengths: equal scores under any parameters.
+      const job = { task: 'latitude and longitude of a street' };
       const unnamed = (await discover(job)).json.candidates.map((c: { id: string }) => c.id);
       expect(unnamed.slice(0, 2)).to.deep.equal(['atlas.places.geocode', 'mapsco.geocode']);
       // MapsCo has a platform credential configured, Atlas none: MapsCo can run now.

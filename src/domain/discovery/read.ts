@@ -137,7 +137,9 @@ export function readJob(job: string): ReadJob {
       if (/\d/.test(written) || !/\p{L}/u.test(written)) continue;
       if (tag === 'PROPN') read.givesValue = true;
       if (FUNCTION_TAGS.has(tag) || stops[at]) continue;
-      const verb = tag === 'VERB' || (commands && at === opening);
+      // A verb followed by a preposition or particle ("look up", "set up", "log in") means what the two say together,
+      // which the verb alone does not: it is read as a word of the job, not as the deed a task must name.
+      const verb = (tag === 'VERB' || (commands && at === opening)) && tags[at + 1] !== 'ADP';
       // A word joined by hyphens ("on-call", "to-do") is read as its parts.
       const parts = written.split(/[^\p{L}]+/u).filter((part) => part.length > 1 && !isStopWord(part));
       const excluded = negations[at] && !afterNegated;
